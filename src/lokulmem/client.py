@@ -1,0 +1,412 @@
+"""``LokulMem`` (sync) and ``AsyncLokulMem`` (async) over one shared :class:`~lokulmem.core.Engine`.
+
+    with LokulMem() as memory:
+        result = memory.augment("What should I cook tonight?", history)
+        reply = my_llm(result.messages)
+        memory.learn("What should I cook tonight?", reply)
+
+The async client runs every call on one worker thread, so the event loop is
+never blocked by embedding or SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from .clock import Clock, SystemClock
+from .config import Config, from_options
+from .core import Engine
+from .embedding import CachedEmbedder, Embedder, MiniLMEmbedder
+from .errors import ConfigError, ValidationError
+from .events import EventBus
+from .records import (
+    AugmentResult,
+    ContradictionEvent,
+    LearnResult,
+    Memory,
+    Message,
+    ProgressEvent,
+)
+from .storage import SQLiteStorage, Storage, default_store_path
+
+__all__ = ["AsyncLokulMem", "AsyncManager", "LokulMem", "Manager", "shared_minilm"]
+
+T = TypeVar("T")
+
+_shared: MiniLMEmbedder | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_minilm() -> MiniLMEmbedder:
+    """The process-wide default MiniLM embedder (loaded once, shared by clients)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = MiniLMEmbedder()
+        return _shared
+
+
+def _build_engine(
+    *,
+    storage: Literal["sqlite", "memory"] | Storage,
+    store_name: str,
+    path: str | os.PathLike[str] | None,
+    embedder: Embedder | Literal["minilm"],
+    clock: Clock | None,
+    token_counter: Callable[[str], int] | None,
+    config: Config | None,
+    session_id: str | None,
+    callbacks: dict[str, Callable[[Any], object] | None],
+    options: dict[str, Any],
+) -> tuple[Engine, EventBus]:
+    cfg = from_options(config, options)
+    if not isinstance(store_name, str) or not store_name.strip() or "/" in store_name:
+        raise ConfigError("store_name", "must be a non-empty name without '/'")
+    store: Storage
+    if storage == "memory":
+        store = SQLiteStorage(":memory:", busy_timeout_ms=cfg.busy_timeout_ms)
+    elif storage == "sqlite":
+        where = Path(path) if path is not None else default_store_path(store_name)
+        store = SQLiteStorage(where, busy_timeout_ms=cfg.busy_timeout_ms)
+    elif isinstance(storage, str):
+        raise ConfigError("storage", f"unknown storage {storage!r} (use 'sqlite' or 'memory')")
+    else:
+        store = storage
+    if embedder == "minilm":
+        inner: Embedder = shared_minilm()
+    elif isinstance(embedder, str):
+        raise ConfigError("embedder", f"unknown embedder {embedder!r}")
+    elif isinstance(embedder, Embedder):
+        inner = embedder
+    else:
+        raise ConfigError("embedder", "must be 'minilm' or implement lokulmem.Embedder")
+    if token_counter is not None and not callable(token_counter):
+        raise ConfigError("token_counter", "must be callable")
+    if clock is not None and not isinstance(clock, Clock):
+        raise ConfigError("clock", "must have a now_ms() method")
+    events = EventBus()
+    for kind, cb in callbacks.items():
+        if cb is not None:
+            if not callable(cb):
+                raise ConfigError(f"on_{kind}", "must be callable")
+            events.subscribe(kind, cb)
+    engine = Engine(
+        config=cfg,
+        storage=store,
+        embedder=CachedEmbedder(inner, cfg.embedding_cache_size),
+        clock=clock or SystemClock(),
+        events=events,
+        token_counter=token_counter,
+        default_session=session_id,
+    )
+    return engine, events
+
+
+class Manager:
+    """The memory-panel API (``memory.manage()``).
+
+    This release covers reading, pinning and event subscriptions; the full
+    PRD panel surface (list filters, search, bulk operations, export/import)
+    is tracked in the manage issue.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def get(self, memory_id: str) -> Memory:
+        """The memory with ``memory_id``; :class:`MemoryNotFoundError` if none."""
+        return self._engine.get(memory_id)
+
+    def list(self, *, status: str | None = None) -> list[Memory]:
+        """Every memory (optionally of one ``status``), oldest first."""
+        if status is not None and status not in ("active", "faded", "superseded", "archived"):
+            raise ValidationError("status", f"unknown status {status!r}")
+        mems = self._engine.all_memories()
+        return [m for m in mems if status is None or m.status == status]
+
+    def _set_pinned(self, memory_id: str, pinned: bool) -> Memory:
+        m = self._engine.get(memory_id)
+        if m.pinned == pinned:
+            return m
+        updated = m.replace(pinned=pinned, updated_at=self._engine.clock.now_ms())
+        self._engine.write_memory(updated, in_index=updated.status == "active")
+        return updated
+
+    def pin(self, memory_id: str) -> Memory:
+        """Pin: λ = 0 (never decays) and retrieval priority."""
+        return self._set_pinned(memory_id, True)
+
+    def unpin(self, memory_id: str) -> Memory:
+        return self._set_pinned(memory_id, False)
+
+    def on_memory_added(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
+        return self._engine.events.subscribe("memory_added", callback)
+
+    def on_memory_updated(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
+        return self._engine.events.subscribe("memory_updated", callback)
+
+    def on_memory_deleted(self, callback: Callable[[str], object]) -> Callable[[], None]:
+        return self._engine.events.subscribe("memory_deleted", callback)
+
+    def on_memory_faded(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
+        return self._engine.events.subscribe("memory_faded", callback)
+
+    def on_contradiction_detected(
+        self, callback: Callable[[ContradictionEvent], object]
+    ) -> Callable[[], None]:
+        return self._engine.events.subscribe("contradiction_detected", callback)
+
+    def on_stats_changed(self, callback: Callable[[Any], object]) -> Callable[[], None]:
+        return self._engine.events.subscribe("stats_changed", callback)
+
+
+class LokulMem:
+    """Long-term memory of one user, in one local store.
+
+    Options (all keyword-only): ``storage`` (``"sqlite"`` default, ``"memory"``,
+    or a :class:`~lokulmem.storage.Storage`), ``store_name`` (file name under the
+    user data dir) or ``path`` (explicit file), ``embedder`` (``"minilm"`` or any
+    :class:`~lokulmem.Embedder`), ``clock`` (injectable time), ``token_counter``
+    (your LLM's tokenizer; fallback ``ceil(len/4)``), ``config`` plus any
+    :class:`~lokulmem.Config` field as a keyword (``extraction_threshold=0.5``),
+    ``session_id`` (default session for ``learn``), and the PRD callbacks.
+    Unknown or invalid options raise :class:`~lokulmem.ConfigError`.
+    ``init()`` runs on first use if not called.
+    """
+
+    def __init__(
+        self,
+        *,
+        storage: Literal["sqlite", "memory"] | Storage = "sqlite",
+        store_name: str = "lokulmem_default",
+        path: str | os.PathLike[str] | None = None,
+        embedder: Embedder | Literal["minilm"] = "minilm",
+        clock: Clock | None = None,
+        token_counter: Callable[[str], int] | None = None,
+        config: Config | None = None,
+        session_id: str | None = None,
+        on_memory_added: Callable[[Memory], object] | None = None,
+        on_memory_updated: Callable[[Memory], object] | None = None,
+        on_memory_deleted: Callable[[str], object] | None = None,
+        on_memory_faded: Callable[[Memory], object] | None = None,
+        on_contradiction_detected: Callable[[ContradictionEvent], object] | None = None,
+        on_stats_changed: Callable[[Any], object] | None = None,
+        on_progress: Callable[[ProgressEvent], object] | None = None,
+        **options: Any,
+    ) -> None:
+        self._engine, self._events = _build_engine(
+            storage=storage,
+            store_name=store_name,
+            path=path,
+            embedder=embedder,
+            clock=clock,
+            token_counter=token_counter,
+            config=config,
+            session_id=session_id,
+            callbacks={
+                "memory_added": on_memory_added,
+                "memory_updated": on_memory_updated,
+                "memory_deleted": on_memory_deleted,
+                "memory_faded": on_memory_faded,
+                "contradiction_detected": on_contradiction_detected,
+                "stats_changed": on_stats_changed,
+                "progress": on_progress,
+            },
+            options=options,
+        )
+        self._manager = Manager(self._engine)
+
+    @property
+    def config(self) -> Config:
+        return self._engine.config
+
+    @property
+    def location(self) -> str:
+        """Where the store lives (a file path, or ``:memory:``)."""
+        return self._engine.storage.location
+
+    @property
+    def engine(self) -> Engine:
+        """The shared core (for advanced use and the async twin)."""
+        return self._engine
+
+    def init(self) -> None:
+        """Load the model, open (and migrate) the store, build the index.  Idempotent."""
+        self._engine.init()
+
+    def close(self) -> None:
+        """Close the store.  Further calls raise :class:`~lokulmem.StoreClosedError`."""
+        self._engine.close()
+
+    def __enter__(self) -> LokulMem:
+        self.init()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def learn(
+        self,
+        user_message: str,
+        assistant_response: str = "",
+        *,
+        session_id: str | None = None,
+        force_extract: bool = False,
+        skip_types: Sequence[str] = (),
+    ) -> LearnResult:
+        """Extract facts from the user's message, resolve contradictions, store them.
+
+        Empty or whitespace-only messages are a no-op.  A message longer than
+        ``max_message_chars`` is read up to that length (``truncated=True``).
+        The whole call is one transaction: on failure the store is unchanged.
+        """
+        return self._engine.learn(
+            user_message,
+            assistant_response,
+            session_id=session_id,
+            force_extract=force_extract,
+            skip_types=skip_types,
+        )
+
+    def augment(
+        self,
+        message: str,
+        history: Sequence[Message] | None = None,
+        *,
+        max_memories: int | None = None,
+        min_relevance: float | None = None,
+        types: Sequence[str] | None = None,
+        debug: bool = False,
+    ) -> AugmentResult:
+        """``history`` + ``message`` with relevant memories prepended to the system prompt.
+
+        The caller's list is never mutated.  Injected memories are reinforced.
+        With ``debug=True`` the result carries a :class:`~lokulmem.LokulMemDebug`.
+        """
+        return self._engine.augment(
+            message,
+            history,
+            max_memories=max_memories,
+            min_relevance=min_relevance,
+            types=types,
+            debug=debug,
+        )
+
+    def manage(self) -> Manager:
+        """The memory-panel API."""
+        return self._manager
+
+
+class AsyncManager:
+    """Async twin of :class:`Manager`."""
+
+    def __init__(self, manager: Manager, run: Callable[..., Any]) -> None:
+        self._m = manager
+        self._run = run
+
+    async def get(self, memory_id: str) -> Memory:
+        result: Memory = await self._run(self._m.get, memory_id)
+        return result
+
+    async def list(self, *, status: str | None = None) -> list[Memory]:
+        result: list[Memory] = await self._run(self._m.list, status=status)
+        return result
+
+    async def pin(self, memory_id: str) -> Memory:
+        result: Memory = await self._run(self._m.pin, memory_id)
+        return result
+
+    async def unpin(self, memory_id: str) -> Memory:
+        result: Memory = await self._run(self._m.unpin, memory_id)
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("on_"):
+            return getattr(self._m, name)  # subscriptions are synchronous
+        raise AttributeError(name)
+
+
+class AsyncLokulMem:
+    """Async twin of :class:`LokulMem`: same options, same results, awaitable.
+
+    Calls run on one dedicated worker thread (SQLite and the model never block
+    the event loop); they are serialised, as on the sync client.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self._sync = LokulMem(**options)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lokulmem")
+        self._manager = AsyncManager(self._sync.manage(), self._run)
+
+    async def _run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
+
+    @property
+    def config(self) -> Config:
+        return self._sync.config
+
+    @property
+    def location(self) -> str:
+        return self._sync.location
+
+    async def init(self) -> None:
+        await self._run(self._sync.init)
+
+    async def close(self) -> None:
+        await self._run(self._sync.close)
+        self._executor.shutdown(wait=False)
+
+    async def __aenter__(self) -> AsyncLokulMem:
+        await self.init()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def learn(
+        self,
+        user_message: str,
+        assistant_response: str = "",
+        *,
+        session_id: str | None = None,
+        force_extract: bool = False,
+        skip_types: Sequence[str] = (),
+    ) -> LearnResult:
+        return await self._run(
+            self._sync.learn,
+            user_message,
+            assistant_response,
+            session_id=session_id,
+            force_extract=force_extract,
+            skip_types=skip_types,
+        )
+
+    async def augment(
+        self,
+        message: str,
+        history: Sequence[Message] | None = None,
+        *,
+        max_memories: int | None = None,
+        min_relevance: float | None = None,
+        types: Sequence[str] | None = None,
+        debug: bool = False,
+    ) -> AugmentResult:
+        return await self._run(
+            self._sync.augment,
+            message,
+            history,
+            max_memories=max_memories,
+            min_relevance=min_relevance,
+            types=types,
+            debug=debug,
+        )
+
+    def manage(self) -> AsyncManager:
+        return self._manager

@@ -1,0 +1,409 @@
+"""Every tunable constant of lokulmem, named, documented and validated.
+
+The PRD is explicit that its numbers are "informed starting points, not laws":
+each one lives here with its PRD default, can be overridden at construction
+(``LokulMem(extraction_threshold=0.5)`` or ``LokulMem(config=Config(...))``)
+and is validated: a negative weight or a threshold outside [0, 1] raises
+:class:`~lokulmem.errors.ConfigError` naming the field.  Changes to defaults
+are recorded in ``docs/tuning.md`` with the evaluation numbers behind them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .errors import ConfigError
+
+__all__ = [
+    "DEFAULT_TEMPORAL_MARKERS",
+    "DEFAULT_TYPES",
+    "Config",
+    "CustomType",
+    "ExtractionWeights",
+    "RetrievalWeights",
+    "SpecificityWeights",
+]
+
+#: The PRD's default memory types and their Ebbinghaus λ (per hour), PRD §6/§7.
+DEFAULT_TYPES: Mapping[str, float] = {
+    "identity": 0.0001,
+    "location": 0.0005,
+    "profession": 0.0003,
+    "preference": 0.001,
+    "project": 0.005,
+    "temporal": 0.02,
+    "relational": 0.0004,
+    "emotional": 0.01,
+}
+
+#: PRD §6 stage 2 temporal markers (matched case-insensitively on word boundaries).
+DEFAULT_TEMPORAL_MARKERS: tuple[str, ...] = (
+    "used to",
+    "previously",
+    "before",
+    "anymore",
+    "no longer",
+    "not anymore",
+    "now i",
+    "these days",
+    "switched to",
+    "moved to",
+    "changed to",
+    "lately",
+    "recently started",
+    "stopped",
+    "quit",
+    "gave up",
+)
+
+_TYPE_NAME = re.compile(r"^[a-z][a-z0-9_\-]{0,39}$")
+
+
+def _unit(name: str, value: float) -> None:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
+        raise ConfigError(name, f"must be a number, got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise ConfigError(name, f"must be in [0, 1], got {value!r}")
+
+
+def _nonneg(name: str, value: float) -> None:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
+        raise ConfigError(name, f"must be a number, got {value!r}")
+    if value < 0 or math.isinf(value):
+        raise ConfigError(name, f"must be a finite number >= 0, got {value!r}")
+
+
+def _posint(name: str, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ConfigError(name, f"must be a positive integer, got {value!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExtractionWeights:
+    """α, β, γ of ``E(s) = α·novelty + β·specificity + γ·recurrence`` (PRD §6)."""
+
+    novelty: float = 0.35
+    specificity: float = 0.45
+    recurrence: float = 0.20
+
+    def validate(self, prefix: str = "extraction_weights") -> None:
+        for f in dataclasses.fields(self):
+            _nonneg(f"{prefix}.{f.name}", getattr(self, f.name))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpecificityWeights:
+    """Weights of the rule-based NER features (PRD §6, signal 2)."""
+
+    person_name: float = 0.30
+    place_or_org: float = 0.25
+    number: float = 0.20
+    preference: float = 0.25
+    date_time: float = 0.20
+    negated_preference: float = 0.20
+    possession: float = 0.10
+    #: Not in the PRD table: a first-person statement of fact ("I work at...",
+    #: "I'm a nurse").  Without it, once the store is not empty, a plain fact with
+    #: one named entity scores ~0.40 < 0.45 and is dropped (docs/tuning.md).
+    self_statement: float = 0.15
+
+    def validate(self, prefix: str = "specificity_weights") -> None:
+        for f in dataclasses.fields(self):
+            _nonneg(f"{prefix}.{f.name}", getattr(self, f.name))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetrievalWeights:
+    """w1..w4 of the composite relevance ``R(m, q)`` (PRD §6 layer 3)."""
+
+    semantic: float = 0.40
+    recency: float = 0.20
+    strength: float = 0.25
+    continuity: float = 0.15
+
+    def validate(self, prefix: str = "retrieval_weights") -> None:
+        for f in dataclasses.fields(self):
+            _nonneg(f"{prefix}.{f.name}", getattr(self, f.name))
+
+
+@dataclass(frozen=True, kw_only=True)
+class CustomType:
+    """A developer-defined memory type (PRD §7 ``customTypes``).
+
+    ``keywords`` (whole words or phrases) and ``examples`` (sentences whose
+    embeddings act as prototypes) let the classifier assign the type; a type
+    with neither can still be set by hand.
+    """
+
+    name: str
+    decay_lambda: float
+    keywords: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
+
+    @classmethod
+    def from_value(cls, value: CustomType | Mapping[str, Any], index: int) -> CustomType:
+        if isinstance(value, CustomType):
+            return value
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"custom_types[{index}]", "must be a CustomType or a mapping")
+        known = {"name", "decay_lambda", "decayLambda", "keywords", "examples"}
+        unknown = set(value) - known
+        if unknown:
+            raise ConfigError(f"custom_types[{index}]", f"unknown keys {sorted(unknown)}")
+        if "name" not in value:
+            raise ConfigError(f"custom_types[{index}].name", "is required")
+        lam = value.get("decay_lambda", value.get("decayLambda"))
+        if lam is None:
+            raise ConfigError(f"custom_types[{index}].decay_lambda", "is required")
+        return cls(
+            name=value["name"],
+            decay_lambda=lam,
+            keywords=tuple(value.get("keywords", ())),
+            examples=tuple(value.get("examples", ())),
+        )
+
+
+DecayModel = Literal["ebbinghaus", "linear", "none"]
+MultiTypeLambda = Literal["min", "max", "mean"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Config:
+    """All constants.  Defaults are the PRD's unless ``docs/tuning.md`` says otherwise."""
+
+    # --- extraction (PRD §6 layer 1) ---
+    #: Minimum ``E(s)`` for a sentence to become a memory.
+    extraction_threshold: float = 0.45
+    extraction_weights: ExtractionWeights = field(default_factory=ExtractionWeights)
+    specificity_weights: SpecificityWeights = field(default_factory=SpecificityWeights)
+    #: Cosine above which an earlier sentence of the session counts as an occurrence.
+    recurrence_similarity: float = 0.85
+    #: recurrence(s) = min(1, base + step × occurrences).
+    recurrence_base: float = 0.2
+    recurrence_step: float = 0.25
+    #: Sentences remembered per session for recurrence (bounded memory).
+    session_sentence_window: int = 500
+    #: Questions are requests, not facts: skip them unless ``force_extract``.
+    skip_questions: bool = True
+    #: Cosine at or above which a new fact restates an existing one: the existing
+    #: memory is reinforced instead of storing a duplicate.
+    duplicate_similarity: float = 0.92
+    #: Label used when first-person sentences are rewritten as facts.
+    user_label: str = "User"
+
+    # --- contradiction (PRD §6, three stages) ---
+    #: Stage 1: cosine above which an existing memory is a contradiction candidate.
+    contradiction_similarity: float = 0.80
+    #: Candidates sharing the new fact's typed attribute (e.g. residence) are also
+    #: checked when their cosine is at least this (stage 1b, see contradiction.py).
+    attribute_candidate_similarity: float = 0.45
+    #: Stage 2 markers: present → temporal coexistence instead of conflict.
+    temporal_markers: tuple[str, ...] = DEFAULT_TEMPORAL_MARKERS
+    #: How many nearest memories stage 1 inspects.
+    contradiction_candidates: int = 5
+
+    # --- decay and reinforcement (PRD §6 layer 2, §14) ---
+    decay_model: DecayModel = "ebbinghaus"
+    #: λ per hour for each default type.
+    type_lambdas: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TYPES))
+    custom_types: tuple[CustomType, ...] = ()
+    #: Which λ applies to a memory with several types: the slowest (``min``,
+    #: default: a fact is kept as long as its most durable facet), fastest or mean.
+    multi_type_lambda: MultiTypeLambda = "min"
+    #: λ for a memory whose types are all unknown (e.g. a type later removed).
+    fallback_lambda: float = 0.001
+    base_strength: float = 1.0
+    reinforcement_step: float = 0.3
+    max_strength: float = 3.0
+    #: Valence boost: |valence| > threshold → base = 1 + boost × min(1, |valence|).
+    valence_threshold: float = 0.6
+    valence_boost: float = 0.2
+    #: strength < fade_threshold → status "faded" (maintenance sweep).
+    fade_threshold: float = 0.1
+    #: Faded memories are deleted this many days after fading.
+    purge_after_days: float = 30.0
+    #: Confidence "high" needs base_strength at least this (and explicit statement).
+    high_confidence_strength: float = 1.5
+    #: Confidence "medium" needs base_strength at least this or a single statement.
+    medium_confidence_strength: float = 0.8
+
+    # --- retrieval (PRD §6 layer 3, §14) ---
+    retrieval_weights: RetrievalWeights = field(default_factory=RetrievalWeights)
+    #: Floor: candidates with R at or below this are not injected.
+    min_relevance: float = 0.30
+    #: recency = e^(-rate × hours since created).
+    recency_rate: float = 0.005
+    #: Turns of history used for the continuity component.
+    continuity_turns: int = 3
+    #: Memories scored per query (nearest by cosine, plus every pinned memory).
+    candidate_pool: int = 50
+    #: Candidates listed in the debug record.
+    debug_candidates: int = 20
+    #: Upper bound on injected memories (``augment(max_memories=)`` overrides).
+    max_memories: int = 10
+    context_window_size: int = 4096
+    response_buffer: int = 512
+    #: Search switches to an ANN index above this many vectors (later; exact until then).
+    hnsw_threshold: int = 3000
+
+    # --- embedding ---
+    embedding_cache_size: int = 1000
+    embedding_batch_size: int = 32
+    #: Tokens per text given to the model (MiniLM was trained at 256).
+    max_embedding_tokens: int = 256
+
+    # --- input limits (bad input is bounded, never a crash) ---
+    #: learn() reads at most this many characters of a user message.
+    max_message_chars: int = 20_000
+    #: learn() considers at most this many sentences of a message.
+    max_sentences_per_message: int = 64
+    #: A sentence longer than this (characters) is cut before scoring.
+    max_sentence_chars: int = 1_000
+
+    # --- storage ---
+    #: Milliseconds a writer waits for another process's lock before failing.
+    busy_timeout_ms: int = 30_000
+
+    def __post_init__(self) -> None:
+        # Accept plain mappings for nested options (``retrieval_weights={...}``).
+        for name, cls in (
+            ("extraction_weights", ExtractionWeights),
+            ("specificity_weights", SpecificityWeights),
+            ("retrieval_weights", RetrievalWeights),
+        ):
+            value = getattr(self, name)
+            if isinstance(value, Mapping):
+                try:
+                    object.__setattr__(self, name, cls(**dict(value)))
+                except TypeError as exc:
+                    raise ConfigError(name, str(exc)) from None
+            elif not isinstance(value, cls):
+                raise ConfigError(name, f"must be a {cls.__name__} or a mapping")
+        customs = self.custom_types
+        if isinstance(customs, (str, bytes)) or not isinstance(customs, Sequence):
+            raise ConfigError("custom_types", "must be a sequence")
+        object.__setattr__(
+            self,
+            "custom_types",
+            tuple(CustomType.from_value(c, i) for i, c in enumerate(customs)),
+        )
+        object.__setattr__(self, "type_lambdas", dict(self.type_lambdas))
+        object.__setattr__(self, "temporal_markers", tuple(self.temporal_markers))
+        self.validate()
+
+    # -- validation -----------------------------------------------------
+    def validate(self) -> None:
+        """Raise :class:`ConfigError` on the first invalid field."""
+        for name in (
+            "extraction_threshold",
+            "recurrence_similarity",
+            "recurrence_base",
+            "recurrence_step",
+            "duplicate_similarity",
+            "contradiction_similarity",
+            "attribute_candidate_similarity",
+            "valence_threshold",
+            "fade_threshold",
+            "min_relevance",
+        ):
+            _unit(name, getattr(self, name))
+        for name in (
+            "valence_boost",
+            "reinforcement_step",
+            "recency_rate",
+            "purge_after_days",
+            "fallback_lambda",
+            "high_confidence_strength",
+            "medium_confidence_strength",
+        ):
+            _nonneg(name, getattr(self, name))
+        _nonneg("base_strength", self.base_strength)
+        _nonneg("max_strength", self.max_strength)
+        if self.base_strength <= 0:
+            raise ConfigError("base_strength", "must be > 0")
+        if self.max_strength < self.base_strength:
+            raise ConfigError("max_strength", "must be >= base_strength")
+        for name in (
+            "session_sentence_window",
+            "contradiction_candidates",
+            "continuity_turns",
+            "candidate_pool",
+            "debug_candidates",
+            "max_memories",
+            "context_window_size",
+            "hnsw_threshold",
+            "embedding_cache_size",
+            "embedding_batch_size",
+            "max_embedding_tokens",
+            "max_message_chars",
+            "max_sentences_per_message",
+            "max_sentence_chars",
+            "busy_timeout_ms",
+        ):
+            _posint(name, getattr(self, name))
+        if not isinstance(self.response_buffer, int) or self.response_buffer < 0:
+            raise ConfigError("response_buffer", "must be an integer >= 0")
+        if self.response_buffer >= self.context_window_size:
+            raise ConfigError("response_buffer", "must be smaller than context_window_size")
+        self.extraction_weights.validate()
+        self.specificity_weights.validate()
+        self.retrieval_weights.validate()
+        if self.decay_model not in ("ebbinghaus", "linear", "none"):
+            raise ConfigError("decay_model", f"unknown model {self.decay_model!r}")
+        if self.multi_type_lambda not in ("min", "max", "mean"):
+            raise ConfigError("multi_type_lambda", f"unknown rule {self.multi_type_lambda!r}")
+        if not isinstance(self.user_label, str) or not self.user_label.strip():
+            raise ConfigError("user_label", "must be a non-empty string")
+        for name, lam in self.type_lambdas.items():
+            if not isinstance(name, str) or not _TYPE_NAME.match(name):
+                raise ConfigError("type_lambdas", f"invalid type name {name!r}")
+            _nonneg(f"type_lambdas.{name}", lam)
+        seen = set(self.type_lambdas)
+        for i, ct in enumerate(self.custom_types):
+            if not isinstance(ct.name, str) or not _TYPE_NAME.match(ct.name):
+                raise ConfigError(f"custom_types[{i}].name", f"invalid type name {ct.name!r}")
+            if ct.name in seen:
+                raise ConfigError(f"custom_types[{i}].name", f"duplicate type {ct.name!r}")
+            seen.add(ct.name)
+            _nonneg(f"custom_types[{i}].decay_lambda", ct.decay_lambda)
+        for i, marker in enumerate(self.temporal_markers):
+            if not isinstance(marker, str) or not marker.strip():
+                raise ConfigError(f"temporal_markers[{i}]", "must be a non-empty string")
+
+    # -- derived --------------------------------------------------------
+    @property
+    def lambdas(self) -> dict[str, float]:
+        """λ per type name, default and custom types together."""
+        out = dict(self.type_lambdas)
+        out.update({ct.name: ct.decay_lambda for ct in self.custom_types})
+        return out
+
+    @property
+    def type_names(self) -> tuple[str, ...]:
+        return tuple(self.lambdas)
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with ``changes`` applied (validated)."""
+        return from_options(self, changes)
+
+
+def from_options(base: Config | None, options: Mapping[str, Any]) -> Config:
+    """Build a config from ``base`` and keyword options, naming unknown options."""
+    base = base if base is not None else Config()
+    if not isinstance(base, Config):
+        raise ConfigError("config", "must be a lokulmem.Config")
+    names = {f.name for f in dataclasses.fields(Config)}
+    for key in options:
+        if key not in names:
+            raise ConfigError(key, "unknown option")
+    if not options:
+        return base
+    try:
+        return dataclasses.replace(base, **dict(options))
+    except TypeError as exc:  # pragma: no cover - guarded by the name check above
+        raise ConfigError("config", str(exc)) from None

@@ -1,0 +1,663 @@
+"""The engine shared by the sync and async clients.
+
+This is where I/O meets the pure algorithms: it embeds, searches, reads and
+writes the store, and calls :mod:`lokulmem.extraction`,
+:mod:`lokulmem.contradiction`, :mod:`lokulmem.decay` and
+:mod:`lokulmem.retrieval` for every decision.  Every change ``learn()`` or
+``augment()`` makes is one transaction; the in-memory index, the session
+state and the events are updated only after it commits.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .clock import Clock
+from .config import Config
+from .contradiction import Candidate, Verdict, judge
+from .decay import initial_strength, reinforce
+from .embedding import Embedder
+from .errors import MemoryNotFoundError, StoreClosedError, ValidationError
+from .events import EventBus
+from .extraction import (
+    PROTOTYPES,
+    Analysis,
+    analyze_text,
+    classify_by_prototype,
+    extraction_score,
+    quality_walls,
+    recurrence,
+    split_sentences,
+)
+from .index import BruteForceIndex
+from .records import (
+    AugmentResult,
+    ContradictionEvent,
+    InjectedMemory,
+    LearnResult,
+    LokulMemDebug,
+    Memory,
+    ProgressEvent,
+    ScoredMemory,
+    SentenceDecision,
+)
+from .retrieval import (
+    BLOCK_END,
+    BLOCK_START,
+    breakdown,
+    count_tokens,
+    explain,
+    format_block,
+    format_line,
+    inject,
+    message_text,
+    validate_history,
+)
+from .storage import Storage
+
+__all__ = ["Engine"]
+
+Vector = npt.NDArray[np.float32]
+PIPELINE = ("parse", "mode-selection", "candidates", "scoring", "ranking", "packaging", "audit")
+
+
+@dataclass
+class _Session:
+    turn: int = 0
+    vectors: deque[Vector] = field(default_factory=deque)
+
+
+@dataclass
+class _Plan:
+    """What one learn() call will write, built before the transaction."""
+
+    new: list[Memory] = field(default_factory=list)
+    updates: dict[str, Memory] = field(default_factory=dict)
+    reinforced: list[str] = field(default_factory=list)
+    contradictions: list[ContradictionEvent] = field(default_factory=list)
+    decisions: list[SentenceDecision] = field(default_factory=list)
+    removed_from_index: set[str] = field(default_factory=set)
+    vectors: list[Vector] = field(default_factory=list)
+
+
+def _check_str(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise ValidationError(name, f"must be a string, got {type(value).__name__}")
+    return value
+
+
+class Engine:
+    """One store, one embedder, one index.  Thread-safe (one lock)."""
+
+    def __init__(
+        self,
+        *,
+        config: Config,
+        storage: Storage,
+        embedder: Embedder,
+        clock: Clock,
+        events: EventBus,
+        token_counter: Callable[[str], int] | None = None,
+        default_session: str | None = None,
+    ) -> None:
+        self.config = config
+        self.storage = storage
+        self.embedder = embedder
+        self.clock = clock
+        self.events = events
+        self.token_counter = token_counter
+        self.default_session = default_session or f"session-{uuid.uuid4()}"
+        self.index = BruteForceIndex(embedder.dimension)
+        self._lock = threading.RLock()
+        self._sessions: dict[str, _Session] = {}
+        self._data_version: int | None = None
+        self._prototypes: dict[str, Vector] | None = None
+        self._ready = False
+        self._closed = False
+
+    # -- lifecycle ------------------------------------------------------
+    @property
+    def ready(self) -> bool:
+        return self._ready
+
+    def init(self) -> None:
+        with self._lock:
+            if self._closed:
+                raise StoreClosedError("this LokulMem was closed")
+            if self._ready:
+                return
+            self._progress("worker", 1.0)  # work runs on the caller's thread / executor
+            load = getattr(self.embedder, "load", None)
+            self._progress("model", 0.0)
+            if callable(load):
+                load()
+            self._progress("model", 1.0)
+            self._progress("storage", 0.0)
+            self.storage.open(embedding_model=self.embedder.model_id, dimension=self.embedder.dimension)
+            self._reload_index()
+            self._progress("storage", 1.0)
+            self._progress("maintenance", 1.0)
+            self._ready = True
+            self._progress("ready", 1.0)
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self.storage.close()
+                self._closed = True
+                self._ready = False
+
+    def _progress(self, stage: str, progress: float) -> None:
+        self.events.emit("progress", ProgressEvent(stage=stage, progress=progress))  # type: ignore[arg-type]
+
+    def _ensure(self) -> None:
+        if self._closed:
+            raise StoreClosedError("this LokulMem was closed")
+        if not self._ready:
+            self.init()
+
+    def _reload_index(self) -> None:
+        self.index.reset(self.storage.active_vectors())
+        self._data_version = self.storage.data_version()
+
+    def _sync_index(self) -> None:
+        """Reload the vectors when another process (connection) has committed."""
+        version = self.storage.data_version()
+        if version != self._data_version:
+            self._reload_index()
+
+    def _session(self, session_id: str) -> _Session:
+        s = self._sessions.get(session_id)
+        if s is None:
+            s = self._sessions[session_id] = _Session()
+        return s
+
+    def _prototype_vectors(self) -> dict[str, Vector]:
+        if self._prototypes is None:
+            groups: dict[str, tuple[str, ...]] = dict(PROTOTYPES)
+            for ct in self.config.custom_types:
+                if ct.examples:
+                    groups[ct.name] = tuple(ct.examples)
+            names = [n for n, ex in groups.items() for _ in ex]
+            texts = [t for ex in groups.values() for t in ex]
+            vecs = self.embedder.embed(texts)
+            out: dict[str, Vector] = {}
+            for name in groups:
+                rows = [v for n, v in zip(names, vecs, strict=True) if n == name]
+                out[name] = np.stack(rows).astype(np.float32)
+            self._prototypes = out
+        return self._prototypes
+
+    # -- reading ----------------------------------------------------------
+    def get(self, memory_id: str) -> Memory:
+        _check_str("memory_id", memory_id)
+        with self._lock:
+            self._ensure()
+            m = self.storage.get_memory(memory_id)
+        if m is None:
+            raise MemoryNotFoundError(memory_id)
+        return m
+
+    def count_active(self) -> int:
+        with self._lock:
+            self._ensure()
+            return self.storage.count_memories("active")
+
+    def write_memory(self, memory: Memory, *, in_index: bool) -> None:
+        """Replace one stored memory and keep the index in step (used by manage)."""
+        with self._lock:
+            self._ensure()
+            self.storage.update_memory(memory)
+            if in_index and memory.embedding is not None:
+                self.index.add(memory.id, memory.embedding)
+            else:
+                self.index.remove(memory.id)
+        self.events.emit("memory_updated", memory)
+
+    # -- learn ------------------------------------------------------------
+    def learn(
+        self,
+        user_message: object,
+        assistant_response: object = "",
+        *,
+        session_id: str | None = None,
+        force_extract: bool = False,
+        skip_types: Sequence[str] = (),
+    ) -> LearnResult:
+        text = _check_str("user_message", user_message)
+        if assistant_response is not None:
+            _check_str("assistant_response", assistant_response)
+        if session_id is not None:
+            _check_str("session_id", session_id)
+            if not session_id.strip():
+                raise ValidationError("session_id", "must not be empty")
+        if isinstance(skip_types, str) or not all(isinstance(t, str) for t in skip_types):
+            raise ValidationError("skip_types", "must be a list of type names")
+        skip = frozenset(skip_types)
+        cfg = self.config
+        truncated = len(text) > cfg.max_message_chars
+        text = text[: cfg.max_message_chars]
+        with self._lock:
+            self._ensure()
+            if not text.strip():
+                return LearnResult(total_memories=self.storage.count_memories("active"))
+            sid = session_id or self.default_session
+            state = self._session(sid)
+            now = self.clock.now_ms()
+            self._sync_index()
+            sentences = [s[: cfg.max_sentence_chars] for s in split_sentences(text)]
+            sentences = sentences[: cfg.max_sentences_per_message]
+            analyses = [analyze_text(s, cfg) for s in sentences]
+            vectors: Sequence[Vector] = (
+                self.embedder.embed([a.content for a in analyses]) if analyses else []
+            )
+            plan = _Plan()
+            for a, vec in zip(analyses, vectors, strict=True):
+                self._plan_sentence(plan, a, vec, sid, state, now, force_extract, skip)
+            # One transaction for everything; nothing below runs if it fails.
+            with self.storage.transaction():
+                for m in plan.new:
+                    self.storage.insert_memory(m)
+                for m in plan.updates.values():
+                    self.storage.update_memory(m)
+            for m in plan.new:
+                if m.embedding is not None and m.id not in plan.removed_from_index:
+                    self.index.add(m.id, m.embedding)
+            for mid in plan.removed_from_index:
+                self.index.remove(mid)
+            state.turn += 1
+            for v in plan.vectors:
+                state.vectors.append(v)
+                while len(state.vectors) > cfg.session_sentence_window:
+                    state.vectors.popleft()
+            total = self.storage.count_memories("active")
+        new_ids = {m.id for m in plan.new}
+        for m in plan.new:
+            self.events.emit("memory_added", m)
+        for m in plan.updates.values():
+            if m.id not in new_ids:
+                self.events.emit("memory_updated", m)
+        for ev in plan.contradictions:
+            self.events.emit("contradiction_detected", ev)
+        return LearnResult(
+            extracted=tuple(plan.new),
+            contradictions=tuple(plan.contradictions),
+            faded=(),
+            total_memories=total,
+            reinforced=tuple(plan.updates[i] for i in plan.reinforced),
+            decisions=tuple(plan.decisions),
+            truncated=truncated,
+        )
+
+    def _current(self, plan: _Plan, memory: Memory) -> Memory:
+        return plan.updates.get(memory.id, memory)
+
+    def _plan_sentence(
+        self,
+        plan: _Plan,
+        a: Analysis,
+        vec: Vector,
+        sid: str,
+        state: _Session,
+        now: int,
+        force: bool,
+        skip: frozenset[str],
+    ) -> None:
+        cfg = self.config
+        plan.vectors.append(vec)
+
+        def decide(
+            outcome: str,
+            score: float = 0.0,
+            novelty: float = 0.0,
+            rec: float = 0.0,
+            types: Sequence[str] = (),
+            memory_id: str | None = None,
+        ) -> None:
+            plan.decisions.append(
+                SentenceDecision(
+                    sentence=a.sentence,
+                    content=a.content,
+                    score=score,
+                    novelty=novelty,
+                    specificity=a.specificity,
+                    recurrence=rec,
+                    features=a.features.names,
+                    types=tuple(types),
+                    outcome=outcome,
+                    memory_id=memory_id,
+                )
+            )
+
+        if a.question and not force and cfg.skip_questions:
+            decide("question")
+            return
+        # Stage-1 candidates: nearest stored facts, same-attribute facts, and facts
+        # planned earlier in this same message.
+        hits = self.index.search(vec, cfg.contradiction_candidates)
+        sims: dict[str, float] = {h.id: h.similarity for h in hits}
+        mems: dict[str, Memory] = {m.id: m for m in self.storage.get_memories(list(sims))}
+        if a.attribute is not None:
+            same = [m for m in self.storage.find_by_attribute(a.attribute.key) if m.id not in mems]
+            for m, s in zip(same, self.index.similarities(vec, [m.id for m in same]), strict=True):
+                if m.embedding is not None and m.id not in self.index:
+                    s = float(m.embedding @ vec)
+                mems[m.id] = m
+                sims[m.id] = s
+        for m in plan.new:
+            if m.embedding is not None:
+                mems[m.id] = m
+                sims[m.id] = float(m.embedding @ vec)
+        candidates = [
+            Candidate(self._current(plan, mems[i]), sims[i]) for i in mems if i not in plan.removed_from_index
+        ]
+        top1 = max((c.similarity for c in candidates if c.memory.status == "active"), default=None)
+        novelty = 1.0 if top1 is None else 1.0 - max(0.0, min(1.0, top1))
+        occurrences = sum(1 for v in state.vectors if float(v @ vec) > cfg.recurrence_similarity)
+        occurrences += sum(1 for v in plan.vectors[:-1] if float(v @ vec) > cfg.recurrence_similarity)
+        rec = recurrence(occurrences, cfg)
+        score = extraction_score(novelty, a.specificity, rec, cfg)
+        types = list(a.rule_types)
+        if not types:
+            proto = classify_by_prototype(vec, self._prototype_vectors())
+            types = [proto] if proto else []
+        if skip and types:
+            kept = [t for t in types if t not in skip]
+            if not kept:
+                decide("skipped-type", score, novelty, rec, types)
+                return
+            types = kept
+        verdict = judge(
+            sentence=a.sentence, content=a.content, attribute=a.attribute, candidates=candidates, config=cfg
+        )
+        if verdict is not None and verdict.kind == "duplicate":
+            existing = self._current(plan, verdict.existing)
+            if existing.id in {m.id for m in plan.new}:
+                decide("reinforced", score, novelty, rec, types, existing.id)
+                return
+            updated = reinforce(existing, now, cfg)
+            if sid not in updated.source_conversation_ids:
+                updated = updated.replace(source_conversation_ids=(*updated.source_conversation_ids, sid))
+            plan.updates[updated.id] = updated
+            if updated.id not in plan.reinforced:
+                plan.reinforced.append(updated.id)
+            decide("reinforced", score, novelty, rec, types, updated.id)
+            return
+        if verdict is None and score < cfg.extraction_threshold and not force:
+            decide("below-threshold", score, novelty, rec, types)
+            return
+        memory = self._new_memory(a, vec, types, score, sid, state.turn, now, top1)
+        if verdict is not None:
+            memory = self._resolve(plan, verdict, memory, now)
+            decide("contradiction", score, novelty, rec, types, memory.id)
+        else:
+            decide("stored", score, novelty, rec, types, memory.id)
+        plan.new.append(memory)
+
+    def _new_memory(
+        self,
+        a: Analysis,
+        vec: Vector,
+        types: Sequence[str],
+        score: float,
+        sid: str,
+        turn: int,
+        now: int,
+        top1: float | None,
+    ) -> Memory:
+        cfg = self.config
+        metadata: dict[str, Any] = {}
+        if a.attribute is not None:
+            metadata["attribute_negated"] = a.attribute.negated
+        vec = np.array(vec, dtype=np.float32)
+        vec.setflags(write=False)
+        return Memory(
+            id=str(uuid.uuid4()),
+            content=a.content,
+            types=tuple(types),
+            embedding=vec,
+            base_strength=initial_strength(a.valence, cfg),
+            confidence="low" if a.hedged else "medium",
+            extraction_score=round(score, 6),
+            emotional_valence=round(a.valence, 6),
+            valid_from=now,
+            created_at=now,
+            updated_at=now,
+            last_accessed_at=now,
+            last_reinforced=now,
+            source_session=sid,
+            source_turn=turn,
+            source_conversation_ids=(sid,),
+            entities=a.features.entities,
+            source_text=a.sentence,
+            quality=quality_walls(
+                a.sentence,
+                specificity=a.specificity,
+                top1_similarity=top1 or 0.0,
+                duplicate_similarity=cfg.duplicate_similarity,
+            ),
+            attribute=a.attribute.key if a.attribute else None,
+            attribute_value=a.attribute.value if a.attribute else None,
+            metadata=metadata,
+        )
+
+    def _resolve(self, plan: _Plan, verdict: Verdict, memory: Memory, now: int) -> Memory:
+        existing = self._current(plan, verdict.existing)
+        if verdict.kind == "temporal-coexistence":
+            closed = existing.replace(
+                valid_to=now,
+                superseded_by=memory.id,
+                superseded_at=now,
+                supersession_type="temporal",
+                updated_at=now,
+            )
+            memory = memory.replace(temporal_supersedes=existing.id)
+            resolution = "temporal-coexistence"
+        else:
+            closed = existing.replace(
+                status="superseded",
+                valid_to=now,
+                superseded_by=memory.id,
+                superseded_at=now,
+                supersession_type="conflict",
+                updated_at=now,
+            )
+            memory = memory.replace(metadata={**memory.metadata, "supersedes": existing.id})
+            plan.removed_from_index.add(existing.id)
+            resolution = "conflict"
+        if closed.id in {m.id for m in plan.new}:
+            plan.new = [closed if m.id == closed.id else m for m in plan.new]
+        else:
+            plan.updates[closed.id] = closed
+        plan.contradictions.append(
+            ContradictionEvent(
+                existing=closed,
+                incoming=memory,
+                resolution=resolution,  # type: ignore[arg-type]
+                temporal_marker_detected=verdict.marker,
+                similarity=verdict.similarity,
+                attribute=verdict.attribute,
+            )
+        )
+        return memory
+
+    # -- augment ----------------------------------------------------------
+    def augment(
+        self,
+        message: object,
+        history: object = None,
+        *,
+        max_memories: int | None = None,
+        min_relevance: float | None = None,
+        types: Sequence[str] | None = None,
+        debug: bool = False,
+        reinforce_injected: bool = True,
+    ) -> AugmentResult:
+        text = _check_str("message", message)
+        hist = validate_history(history)
+        cfg = self.config
+        if max_memories is not None and (
+            not isinstance(max_memories, int) or isinstance(max_memories, bool) or max_memories < 0
+        ):
+            raise ValidationError("max_memories", "must be an integer >= 0")
+        if min_relevance is not None and (
+            not isinstance(min_relevance, (int, float)) or not 0.0 <= float(min_relevance) <= 1.0
+        ):
+            raise ValidationError("min_relevance", "must be a number in [0, 1]")
+        if types is not None and (isinstance(types, str) or not all(isinstance(t, str) for t in types)):
+            raise ValidationError("types", "must be a list of type names")
+        limit = cfg.max_memories if max_memories is None else max_memories
+        floor = cfg.min_relevance if min_relevance is None else float(min_relevance)
+        type_filter = frozenset(types) if types is not None else None
+        counter = self.token_counter
+
+        system_tokens = sum(count_tokens(message_text(m), counter) for m in hist if m.get("role") == "system")
+        history_tokens = sum(
+            count_tokens(message_text(m), counter) for m in hist if m.get("role") != "system"
+        )
+        history_tokens += count_tokens(text, counter)
+        available = max(0, cfg.context_window_size - system_tokens - history_tokens - cfg.response_buffer)
+
+        with self._lock:
+            self._ensure()
+            if not text.strip():
+                return AugmentResult(
+                    messages=inject(hist, text, ""),
+                    debug=self._debug((), (), 0, available, 0.0, 0.0) if debug else None,
+                )
+            now = self.clock.now_ms()
+            t0 = time.perf_counter()
+            turn_texts = [message_text(m) for m in hist if m.get("role") in ("user", "assistant")]
+            turn_texts = [t for t in turn_texts if t.strip()][-cfg.continuity_turns :]
+            vecs = self.embedder.embed([text[: cfg.max_message_chars], *turn_texts])
+            qvec, turn_vecs = vecs[0], vecs[1:]
+            t1 = time.perf_counter()
+            self._sync_index()
+            hits = self.index.search(qvec, cfg.candidate_pool)
+            ids = [h.id for h in hits]
+            pinned = [i for i in self.storage.pinned_ids() if i not in set(ids)]
+            ids += pinned
+            sims = dict(
+                zip(ids, [h.similarity for h in hits] + self.index.similarities(qvec, pinned), strict=True)
+            )
+            memories = self.storage.get_memories(ids)
+            scored: list[tuple[Memory, float, Any]] = []
+            for m in memories:
+                if m.embedding is None or m.status != "active":
+                    continue
+                cont = max((float(m.embedding @ tv) for tv in turn_vecs), default=0.0)
+                b = breakdown(m, similarity=sims[m.id], continuity=cont, now_ms=now, config=cfg)
+                scored.append((m, sims[m.id], b))
+            scored.sort(key=lambda x: (-(x[0].pinned and x[2].total > floor), -x[2].total))
+
+            overhead = count_tokens(f"{BLOCK_START}\n{BLOCK_END}\n\n", counter)
+            budget = available - overhead
+            chosen: list[tuple[Memory, float, Any, str]] = []
+            reasons: dict[str, str | None] = {}
+            used = 0
+            for m, sim, b in scored:
+                if type_filter is not None and not (set(m.types) & type_filter):
+                    reasons[m.id] = "type filtered"
+                    continue
+                if b.total <= floor:
+                    reasons[m.id] = "below relevance threshold"
+                    continue
+                if len(chosen) >= limit:
+                    reasons[m.id] = "max memories reached"
+                    continue
+                line = format_line(m, cfg)
+                cost = count_tokens(line + "\n", counter)
+                if used + cost > budget:
+                    reasons[m.id] = "token budget exhausted"
+                    continue
+                used += cost
+                chosen.append((m, sim, b, line))
+                reasons[m.id] = None
+            block = format_block([c[3] for c in chosen]) if chosen else ""
+            # Per-line estimates can differ from the real count for a custom counter.
+            while chosen and count_tokens(block, counter) > available:
+                m = chosen.pop()[0]
+                reasons[m.id] = "token budget exhausted"
+                block = format_block([c[3] for c in chosen]) if chosen else ""
+            tokens_used = count_tokens(block, counter) if block else 0
+            reinforced: list[Memory] = []
+            if reinforce_injected and chosen:
+                with self.storage.transaction():
+                    for m, _, _, _ in chosen:
+                        r = reinforce(m, now, cfg)
+                        self.storage.update_memory(r)
+                        reinforced.append(r)
+            t2 = time.perf_counter()
+            searched = len(self.index)
+        for r in reinforced:
+            self.events.emit("memory_updated", r)
+        messages = inject(hist, text, block)
+        dbg = None
+        if debug:
+            injected = tuple(
+                InjectedMemory(
+                    memory=m,
+                    score=b.total,
+                    score_breakdown=b,
+                    reason=explain(m, b, sim, cfg),
+                    injection_rank=rank,
+                    tokens=count_tokens(line + "\n", counter),
+                )
+                for rank, (m, sim, b, line) in enumerate(chosen, start=1)
+            )
+            ranked = sorted(scored, key=lambda x: -x[2].total)[: cfg.debug_candidates]
+            candidates = tuple(
+                ScoredMemory(
+                    memory=m,
+                    score=b.total,
+                    breakdown=b,
+                    similarity=sim,
+                    injected=reasons.get(m.id, "") is None,
+                    excluded_reason=reasons.get(m.id),
+                )
+                for m, sim, b in ranked
+            )
+            dbg = self._debug(
+                injected, candidates, tokens_used, available, (t1 - t0) * 1000, (t2 - t1) * 1000, searched
+            )
+        return AugmentResult(messages=messages, debug=dbg, context=block)
+
+    def _debug(
+        self,
+        injected: tuple[InjectedMemory, ...],
+        candidates: tuple[ScoredMemory, ...],
+        used: int,
+        available: int,
+        emb_ms: float,
+        ret_ms: float,
+        searched: int = 0,
+    ) -> LokulMemDebug:
+        return LokulMemDebug(
+            injected=injected,
+            candidates=candidates,
+            tokens_used=used,
+            tokens_available=available,
+            retrieval_strategy="brute-force",
+            search_mode=self.index.search_mode,
+            embedding_latency_ms=emb_ms,
+            retrieval_latency_ms=ret_ms,
+            searched=searched,
+            pipeline=PIPELINE,
+        )
+
+    def all_memories(self) -> list[Memory]:
+        with self._lock:
+            self._ensure()
+            return self.storage.all_memories()
+
+    def session_ids(self) -> Mapping[str, int]:
+        return {k: v.turn for k, v in self._sessions.items()}

@@ -1,0 +1,91 @@
+"""The exception tree of lokulmem.
+
+Every error the library raises on purpose is a :class:`LokulMemError`::
+
+    LokulMemError
+    ├── ConfigError                  a constant or option is invalid (names the field)
+    ├── ValidationError              an argument of a public call is invalid (names the item)
+    ├── MemoryNotFoundError          no memory has the given id
+    ├── StoreClosedError             the client was closed
+    ├── StorageError                 the store cannot be opened, read or written
+    │   ├── SchemaVersionError       the file was written by a newer lokulmem
+    │   └── EmbeddingModelMismatchError
+    │                                the store's vectors come from another embedding model
+    └── EmbeddingError               the embedding model cannot be loaded or run
+        └── ModelIntegrityError      a model file failed its sha256 check
+
+``ConfigError`` and ``ValidationError`` are also ``ValueError`` (and
+``ValidationError`` a ``TypeError``) so that code written against the builtin
+exceptions keeps working.  A failed write never leaves a partial change behind:
+every multi-row change is one SQLite transaction.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "EmbeddingError",
+    "EmbeddingModelMismatchError",
+    "LokulMemError",
+    "MemoryNotFoundError",
+    "ModelIntegrityError",
+    "SchemaVersionError",
+    "StorageError",
+    "StoreClosedError",
+    "ValidationError",
+]
+
+
+class LokulMemError(Exception):
+    """Base class of every error raised by lokulmem."""
+
+
+class ConfigError(LokulMemError, ValueError):
+    """A configuration value is invalid; ``field`` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class ValidationError(LokulMemError, ValueError, TypeError):
+    """An argument of a public call is invalid; ``item`` names the offending item."""
+
+    def __init__(self, item: str, message: str) -> None:
+        super().__init__(f"{item}: {message}")
+        self.item = item
+
+
+class MemoryNotFoundError(LokulMemError, KeyError):
+    """No memory with ``memory_id`` exists in the store."""
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(memory_id)
+        self.memory_id = memory_id
+
+    def __str__(self) -> str:
+        return f"no memory with id {self.memory_id!r}"
+
+
+class StoreClosedError(LokulMemError):
+    """The client (and its store) has been closed."""
+
+
+class StorageError(LokulMemError):
+    """The store cannot be opened, read or written."""
+
+
+class SchemaVersionError(StorageError):
+    """The store was written by a newer schema version than this lokulmem knows."""
+
+
+class EmbeddingModelMismatchError(StorageError):
+    """The store holds vectors of another embedding model than the one configured."""
+
+
+class EmbeddingError(LokulMemError):
+    """The embedding model cannot be loaded or run."""
+
+
+class ModelIntegrityError(EmbeddingError):
+    """A model file does not match its expected sha256."""

@@ -1,0 +1,164 @@
+"""Memory type classification: rules first, embedding prototypes as fallback.
+
+A memory may carry several types ("My sister Maya lives in Paris" is
+relational and location).  Rules are keyword/regex tests per default type;
+custom types match on their ``keywords``.  When no rule fires, the fact takes
+the type whose prototype sentences (the built-in examples below, plus each
+custom type's ``examples``) are nearest in embedding space.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..config import CustomType
+from .attributes import Attribute
+from .features import Features
+from .lexicon import JOB_WORDS, RELATIONS
+
+__all__ = ["PROTOTYPES", "classify_by_prototype", "classify_by_rules"]
+
+_RULES: Mapping[str, re.Pattern[str]] = {
+    "identity": re.compile(
+        r"\bmy name\b|\bcall me\b|\bi go by\b|\bi'?m \d{1,3}\b|\byears old\b|\bborn (?:in|on)\b|"
+        r"\bmy birthday\b|\bmy pronouns\b|\b(?:she/her|he/him|they/them)\b|\bmy (?:gender|"
+        r"religion|nationality|ethnicity)\b|\bi'?m (?:a )?(?:man|woman|non-binary|trans|"
+        r"christian|muslim|jewish|hindu|buddhist|atheist)\b|\bi identify as\b",
+        re.I,
+    ),
+    "location": re.compile(
+        r"\b(?:live|lives|living|reside|based|moved|relocat\w*|hometown|neighbou?rhood|"
+        r"timezone|time zone|grew up|i'?m from|come from|my (?:city|town|country|home|house|"
+        r"apartment|flat|address))\b",
+        re.I,
+    ),
+    "profession": re.compile(
+        r"\b(?:work|works|working|job|career|employer|employed|company|office|colleague|"
+        r"coworker|co-worker|boss|salary|promot\w+|hired|intern\w*|profession|occupation|"
+        r"client|clients|team lead|my team|startup|business)\b|\bi'?m an? (?:"
+        + "|".join(sorted(JOB_WORDS))
+        + r")\b",
+        re.I,
+    ),
+    "preference": re.compile(
+        r"\b(?:prefer|prefers|favou?rite|like|likes|love|loves|hate|hates|enjoy|enjoys|"
+        r"dislike|dislikes|can'?t stand|rather|fan of|into|allergic|vegetarian|vegan|"
+        r"always|never|please)\b",
+        re.I,
+    ),
+    "project": re.compile(
+        r"\b(?:working on|building|build|project|launch\w*|deadline|goal|goals|plan to|"
+        r"planning|trying to|learning|studying|writing (?:a|my)|thesis|dissertation|"
+        r"preparing|presentation|pitch|side project|app|prototype|course|training for)\b",
+        re.I,
+    ),
+    "temporal": re.compile(
+        r"\b(?:this week|this weekend|today|tonight|tomorrow|next (?:week|month|year|weekend)|"
+        r"deadline|appointment|meeting|trip|exam|interview|flight|due|upcoming|soon|"
+        r"right now|at the moment|currently|these days)\b",
+        re.I,
+    ),
+    "emotional": re.compile(
+        r"\b(?:feel|feeling|felt|stressed|stress|anxious|anxiety|happy|sad|excited|worried|"
+        r"tired|exhausted|overwhelmed|frustrated|nervous|lonely|depressed|angry|upset|proud|"
+        r"grateful|scared|afraid|thrilled|burned out|burnt out|heartbroken|miserable|"
+        r"content|relieved|hopeful|bored)\b",
+        re.I,
+    ),
+}
+_RELATION_WORDS = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, RELATIONS))) + r")\b", re.I)
+
+#: Prototype facts per default type (fallback classifier).
+PROTOTYPES: Mapping[str, tuple[str, ...]] = {
+    "identity": ("User's name is Alex.", "User is 34 years old.", "User's pronouns are they/them."),
+    "location": ("User lives in Berlin.", "User moved to a new city.", "User is from Canada."),
+    "profession": (
+        "User works as a product manager.",
+        "User is a software engineer.",
+        "User works at a startup.",
+    ),
+    "preference": (
+        "User prefers concise answers.",
+        "User loves Italian food.",
+        "User enjoys hiking on weekends.",
+    ),
+    "project": (
+        "User is building a mobile app.",
+        "User is preparing a board presentation.",
+        "User is learning Spanish.",
+    ),
+    "temporal": (
+        "User has a deadline this Friday.",
+        "User has a doctor's appointment tomorrow.",
+        "User is travelling next week.",
+    ),
+    "relational": ("User's sister is Maya.", "User's co-founder is Sam.", "User has two kids."),
+    "emotional": (
+        "User is feeling stressed.",
+        "User is excited about the trip.",
+        "User feels lonely lately.",
+    ),
+}
+
+
+def classify_by_rules(
+    sentence: str,
+    features: Features,
+    attribute: Attribute | None,
+    custom_types: Sequence[CustomType] = (),
+) -> list[str]:
+    """Types whose rules fire, in the PRD's order, then custom types."""
+    found: list[str] = []
+    for name, rule in _RULES.items():
+        if rule.search(sentence):
+            found.append(name)
+    if features.preference or features.negated_preference:
+        found.append("preference")
+    if (
+        features.date_time
+        and "temporal" not in found
+        and re.search(r"\b(?:next|this|tomorrow|tonight|in \d|upcoming|coming)\b", sentence, re.I)
+    ):
+        found.append("temporal")
+    if _RELATION_WORDS.search(sentence) or features.person_names:
+        found.append("relational")
+    if attribute is not None:
+        attr = attribute.key.split(".", 1)[1]
+        entity = attribute.key.split(".", 1)[0]
+        if attr in ("name", "age"):
+            found.append("identity")
+        elif attr == "residence":
+            found.append("location")
+        elif attr in ("employer", "job"):
+            found.append("profession")
+        elif attr.startswith(("prefers", "favorite")) or attr == "diet":
+            found.append("preference")
+        if entity != "user" or attr.startswith("relation"):
+            found.append("relational")
+    for ct in custom_types:
+        for kw in ct.keywords:
+            if re.search(r"\b" + re.escape(kw) + r"\b", sentence, re.I):
+                found.append(ct.name)
+                break
+    order = [*_RULES, "relational"]
+    ranked = sorted(dict.fromkeys(found), key=lambda t: order.index(t) if t in order else len(order))
+    return ranked
+
+
+def classify_by_prototype(
+    vector: npt.NDArray[np.float32],
+    prototypes: Mapping[str, npt.NDArray[np.float32]],
+) -> str | None:
+    """The type whose prototype rows are nearest to ``vector`` (max cosine)."""
+    best, best_sim = None, -2.0
+    for name, mat in prototypes.items():
+        if mat.size == 0:
+            continue
+        sim = float(np.max(mat @ vector))
+        if sim > best_sim:
+            best, best_sim = name, sim
+    return best

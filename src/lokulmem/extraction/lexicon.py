@@ -1,0 +1,117 @@
+"""Static lookup tables for the rule-based NER (PRD §6: "regex + static lookup").
+
+Small on purpose: each list is what a chat about one's own life tends to use.
+"""
+
+from __future__ import annotations
+
+FIRST_NAMES = frozenset(
+    """
+    aaron abby adam adrian aisha alan alex alexander alice alicia amanda amber amelia amy
+    ana andrea andrew angela anna anne anthony ari arjun ashley ava ben benjamin beth bob
+    brandon brian caleb camila carl carlos caroline carol chris christina christopher
+    claire clara daniel david deborah diana diego dylan elena eli elijah elizabeth ella
+    emily emma eric ethan eva evan fatima felix fiona frank gabriel george grace hannah
+    harry hassan helen henry isaac isabella jack jacob james jane jason jennifer jessica
+    joanna joe john jonathan jordan jose joseph joshua julia julian justin karen kate
+    katie kevin kim laura lauren leo liam lily linda lisa lucas lucy luis luke maria mark
+    martin mary matthew max maya megan melanie mia michael michelle mike mohammed nancy
+    natalie nate nathan nick nina noah olivia omar oscar paul peter priya rachel raj
+    rebecca richard robert rose ryan sam samantha samuel sara sarah scott sean sofia sophia
+    sophie steve steven susan thomas tim tom tyler victoria william yuki zoe caroline
+    melanie jon gina joanna nate tim john maria audrey andrew james deborah evan sam calvin
+    dave jolene
+    """.split()
+)
+
+PLACES = frozenset(
+    """
+    amsterdam athens atlanta austin bangkok barcelona beijing berlin boston brussels
+    budapest buenos cairo cape chicago copenhagen dallas delhi denver dubai dublin
+    edinburgh florence frankfurt geneva hamburg helsinki hong houston istanbul jakarta
+    kyoto lagos lisbon london los madrid manchester melbourne mexico miami milan montreal
+    moscow mumbai munich nairobi naples new oslo paris philadelphia portland prague rome
+    san santiago seattle seoul shanghai singapore stockholm sydney taipei tokyo toronto
+    vancouver vienna warsaw washington zurich
+    africa america argentina asia australia austria belgium brazil canada chile china
+    colombia croatia cuba denmark egypt england europe finland france germany greece
+    hungary iceland india indonesia ireland israel italy japan kenya korea mexico morocco
+    netherlands nigeria norway pakistan peru philippines poland portugal russia scotland
+    spain sweden switzerland thailand turkey uk ukraine usa us vietnam wales
+    california texas florida york ohio oregon bavaria ontario quebec
+    """.split()
+)
+
+ORG_SUFFIXES = frozenset(
+    """
+    inc inc. corp corp. corporation ltd ltd. llc gmbh ag co co. company labs lab group
+    university college school hospital bank foundation institute technologies systems
+    studios partners
+    """.split()
+)
+
+MONTHS = (
+    "january february march april may june july august september october november december"
+    " jan feb mar apr jun jul aug sep sept oct nov dec"
+).split()
+WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+
+NUMBER_WORDS = frozenset(
+    """
+    two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million dozen
+    """.split()
+)
+
+# Capitalised words that are not names: sentence glue, pronouns, interjections.
+NOT_PROPER = (
+    frozenset(
+        """
+    i i'm i've i'd i'll im ive id ill the a an and but or so if then my mine me we our
+    you your he she they it this that these those there here what when where why how who
+    which yes no ok okay oh hey hi hello thanks thank please sorry well also just really
+    actually honestly anyway btw lol haha wow yeah yep nope maybe sure great good nice
+    cool awesome god mom dad mum mommy daddy grandma grandpa
+    """.split()
+    )
+    | frozenset(MONTHS)
+    | frozenset(WEEKDAYS)
+)
+
+RELATIONS = frozenset(
+    """
+    wife husband partner spouse boyfriend girlfriend fiance fiancee fiancé fiancée son
+    daughter kid kids child children baby mom mother dad father mum parents parent
+    brother sister sibling siblings cousin aunt uncle niece nephew grandma grandmother
+    grandpa grandfather grandparents friend friends bestie buddy roommate neighbor
+    neighbour colleague coworker co-worker cofounder co-founder boss manager mentor
+    teacher therapist doctor dog cat pet puppy kitten family
+    """.split()
+)
+
+EXCLUSIVE_RELATIONS = frozenset(
+    """
+    wife husband partner spouse boyfriend girlfriend fiance fiancee fiancé fiancée boss
+    manager therapist cofounder co-founder
+    """.split()
+)
+
+JOB_WORDS = frozenset(
+    """
+    engineer developer programmer designer manager director teacher professor nurse
+    doctor physician surgeon lawyer attorney accountant analyst scientist researcher
+    student consultant architect artist writer author editor journalist chef cook
+    baker barista driver pilot mechanic electrician plumber carpenter farmer musician
+    singer actor actress photographer therapist counselor counsellor psychologist
+    pharmacist dentist veterinarian vet founder ceo cto cfo coo entrepreneur freelancer
+    intern officer agent salesperson marketer recruiter librarian firefighter soldier
+    police policeman policewoman paramedic technician administrator assistant
+    secretary clerk cashier waiter waitress bartender tutor coach trainer translator
+    economist banker broker investor lecturer principal pastor priest owner lead
+    specialist coordinator representative supervisor volunteer retiree retired
+    unemployed homemaker
+    """.split()
+)
+
+DIETS = frozenset("vegetarian vegan pescatarian carnivore keto gluten-free lactose-intolerant".split())
+RELATIONSHIP_STATUSES = frozenset("married single divorced engaged widowed separated dating".split())

@@ -1,0 +1,103 @@
+"""Turn a first-person sentence into a fact about the user.
+
+"I live in Berlin" → "User lives in Berlin."; "my sister is Maya" → "User's
+sister is Maya."  Rules only: pronoun replacement and third-person verb
+agreement for the verb that follows "I".  The source sentence is kept on the
+memory as provenance, so nothing the user said is lost by rewriting.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["strip_fillers", "to_user_fact"]
+
+_FILLERS = re.compile(
+    r"^(?:(?:well|so|oh|ah|um|uh|hmm|actually|honestly|anyway|anyways|also|btw|by the way|"
+    r"hey|hi|hello|yeah|yes|yep|no|nah|ok|okay|lol|haha|wow|and|but|plus|fyi|just so you know|"
+    r"fun fact)\b[,!.:;\-—]*\s*)+",
+    re.IGNORECASE,
+)
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is"}
+_INVARIANT = frozenset(
+    """
+    can could will would shall should may might must used was did had went got made took
+    came saw knew thought bought felt left met ran said told found gave grew became began
+    wrote spent lost won ate drove flew quit broke chose fell forgot held kept led paid put
+    sold sent sat slept spoke stood taught understood woke wore brought caught built heard
+    meant read set shut hit cut let ought dare need
+    """.split()
+)
+_ADVERBS = frozenset(
+    """
+    really also just never always still usually often sometimes recently actually
+    currently now already finally mostly totally definitely absolutely even only barely
+    rarely seldom generally typically normally probably kinda honestly truly
+    """.split()
+)
+_CONTRACTIONS: tuple[tuple[str, str], ...] = (
+    (r"\bI'm\b|\bIm\b|\bI am\b", "{U} is"),
+    (r"\bI've\b|\bIve\b", "{U} has"),
+    (r"\bI'd\b", "{U} would"),
+    (r"\bI'll\b", "{U} will"),
+    (r"\bI was\b", "{U} was"),
+    (r"\bI don't\b|\bI dont\b|\bI do not\b", "{U} doesn't"),
+    (r"\bI\s+doesn't\b", "{U} doesn't"),
+)
+
+
+def strip_fillers(sentence: str) -> str:
+    """Remove leading discourse fillers ("Well, ", "Oh and btw, ")."""
+    out = _FILLERS.sub("", sentence).strip()
+    return out or sentence.strip()
+
+
+def _third_person(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low in _INVARIANT or low.endswith("ed") or low.endswith("n't"):
+        return verb
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+_AFTER_I = re.compile(
+    r"\bI\s+(?P<adv>(?:(?:" + "|".join(sorted(_ADVERBS)) + r")\s+)*)(?P<verb>[A-Za-z][A-Za-z'\-]*)"
+)
+
+
+def _conjugate_after_i(text: str, label: str) -> str:
+    """Replace "I [adverbs] verb" with "<label> [adverbs] verbs", then any other "I"."""
+
+    def repl(m: re.Match[str]) -> str:
+        verb = m.group("verb")
+        conj = _third_person(verb) if verb.islower() else verb
+        return f"{label} {m.group('adv')}{conj}"
+
+    return re.sub(r"\bI\b", label, _AFTER_I.sub(repl, text))
+
+
+def to_user_fact(sentence: str, label: str = "User") -> str:
+    """Rewrite ``sentence`` in the third person about ``label``, ending with a period."""
+    text = strip_fillers(sentence.strip())
+    text = re.sub(r"\s+", " ", text)
+    for pattern, repl in _CONTRACTIONS:
+        text = re.sub(pattern, repl.format(U=label), text, flags=re.IGNORECASE)
+    text = re.sub(r"\bmyself\b", "themself", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:my|mine)\b", f"{label}'s", text, flags=re.IGNORECASE)
+    text = re.sub(r"(?<=\s)me\b", label, text)
+    text = _conjugate_after_i(text, label)
+    text = re.sub(rf"\b{re.escape(label)} is is\b", f"{label} is", text)
+    text = text.strip()
+    if text and text[0].islower():
+        text = text[0].upper() + text[1:]
+    text = re.sub(r"[\s,;:\-—]+$", "", text)
+    if text and text[-1] not in ".!?":
+        text += "."
+    elif text.endswith("!"):
+        text = text[:-1].rstrip("!") + "."
+    return text

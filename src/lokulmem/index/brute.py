@@ -1,0 +1,130 @@
+"""Exact cosine search over one float32 matrix of normalised vectors."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["BruteForceIndex", "SearchHit", "VectorIndex"]
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    id: str
+    similarity: float
+
+
+class VectorIndex(Protocol):
+    """The search interface the algorithms use.  ``strategy`` names it in debug output."""
+
+    strategy: str
+    search_mode: str
+
+    def __len__(self) -> int: ...
+    def __contains__(self, memory_id: object) -> bool: ...
+    def add(self, memory_id: str, vector: Vector) -> None: ...
+    def remove(self, memory_id: str) -> None: ...
+    def reset(self, items: Iterable[tuple[str, Vector]]) -> None: ...
+    def search(self, query: Vector, k: int) -> list[SearchHit]: ...
+    def similarities(self, query: Vector, ids: Sequence[str]) -> list[float]: ...
+
+
+class BruteForceIndex:
+    """Exact search: matmul + argpartition.  Serves to ~100k vectors (PYTHON.md)."""
+
+    strategy = "brute-force"
+    search_mode = "exact"
+
+    def __init__(self, dimension: int) -> None:
+        self.dimension = dimension
+        self._mat: Vector = np.zeros((64, dimension), dtype=np.float32)
+        self._ids: list[str] = []
+        self._row: dict[str, int] = {}
+        self._lock = threading.RLock()
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._row
+
+    def _check(self, vector: Vector) -> Vector:
+        v = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if v.shape[0] != self.dimension:
+            raise ValueError(f"vector has dimension {v.shape[0]}, index has {self.dimension}")
+        return v
+
+    def add(self, memory_id: str, vector: Vector) -> None:
+        v = self._check(vector)
+        with self._lock:
+            row = self._row.get(memory_id)
+            if row is not None:
+                self._mat[row] = v
+                return
+            n = len(self._ids)
+            if n == self._mat.shape[0]:
+                grown = np.zeros((max(64, n * 2), self.dimension), dtype=np.float32)
+                grown[:n] = self._mat[:n]
+                self._mat = grown
+            self._mat[n] = v
+            self._ids.append(memory_id)
+            self._row[memory_id] = n
+
+    def remove(self, memory_id: str) -> None:
+        with self._lock:
+            row = self._row.pop(memory_id, None)
+            if row is None:
+                return
+            last = len(self._ids) - 1
+            if row != last:
+                moved = self._ids[last]
+                self._mat[row] = self._mat[last]
+                self._ids[row] = moved
+                self._row[moved] = row
+            self._ids.pop()
+
+    def reset(self, items: Iterable[tuple[str, Vector]]) -> None:
+        ids: list[str] = []
+        vecs: list[Vector] = []
+        for memory_id, vec in items:
+            ids.append(memory_id)
+            vecs.append(self._check(vec))
+        with self._lock:
+            cap = max(64, len(ids) + len(ids) // 4)
+            mat = np.zeros((cap, self.dimension), dtype=np.float32)
+            if vecs:
+                mat[: len(vecs)] = np.stack(vecs)
+            self._mat = mat
+            self._ids = ids
+            self._row = {m: i for i, m in enumerate(ids)}
+
+    def search(self, query: Vector, k: int) -> list[SearchHit]:
+        q = self._check(query)
+        with self._lock:
+            n = len(self._ids)
+            if n == 0 or k <= 0:
+                return []
+            sims = self._mat[:n] @ q
+            top = np.argpartition(-sims, k - 1)[:k] if k < n else np.arange(n)
+            order = top[np.argsort(-sims[top], kind="stable")]
+            return [SearchHit(self._ids[i], float(sims[i])) for i in order]
+
+    def similarities(self, query: Vector, ids: Sequence[str]) -> list[float]:
+        """Cosine of ``query`` with each id (0.0 for ids not in the index)."""
+        q = self._check(query)
+        with self._lock:
+            rows = [self._row.get(i) for i in ids]
+            out = [0.0] * len(ids)
+            present = [(j, r) for j, r in enumerate(rows) if r is not None]
+            if present:
+                sims = self._mat[[r for _, r in present]] @ q
+                for (j, _), s in zip(present, sims, strict=True):
+                    out[j] = float(s)
+            return out

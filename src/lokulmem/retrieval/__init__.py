@@ -1,0 +1,19 @@
+"""Layer 3 — what gets injected (PRD §6, §14): scoring, token budget, injection."""
+
+from .budget import count_tokens, default_token_counter, message_text, validate_history
+from .injection import BLOCK_END, BLOCK_START, format_block, format_line, inject
+from .scoring import breakdown, explain
+
+__all__ = [
+    "BLOCK_END",
+    "BLOCK_START",
+    "breakdown",
+    "count_tokens",
+    "default_token_counter",
+    "explain",
+    "format_block",
+    "format_line",
+    "inject",
+    "message_text",
+    "validate_history",
+]

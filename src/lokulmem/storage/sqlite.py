@@ -1,0 +1,389 @@
+"""SQLite storage: one file per store, WAL, busy timeout, named migrations.
+
+Several processes may open the same file.  Writes use ``BEGIN IMMEDIATE`` so a
+writer takes the lock up front and waits (``busy_timeout``) instead of failing
+on a lock upgrade; transactions are short.  ``PRAGMA data_version`` tells a
+process that another one committed, so it can refresh its vector index.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import EmbeddingModelMismatchError, SchemaVersionError, StorageError
+from ..records import Memory, QualityWalls
+from .migrations import LATEST_VERSION, migrate
+
+__all__ = ["SQLiteStorage", "default_store_path"]
+
+_COLUMNS = (
+    "id content types embedding cluster_id base_strength confidence extraction_score "
+    "emotional_valence mention_count pinned valid_from valid_to created_at updated_at "
+    "last_accessed_at last_reinforced status superseded_by superseded_at supersession_type "
+    "temporal_supersedes source_session source_turn source_conversation_ids entities "
+    "source_text source project_id track key kind quality_form quality_filter "
+    "quality_substance quality_factuality quality_score attribute attribute_value metadata"
+).split()
+_SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM memories"
+_INSERT = f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+_UPDATE = "UPDATE memories SET " + ", ".join(f"{c} = ?" for c in _COLUMNS[1:]) + " WHERE id = ?"
+
+
+def default_store_path(store_name: str) -> Path:
+    """``<user data dir>/lokulmem/<store_name>.sqlite`` (via platformdirs)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("lokulmem", appauthor=False)) / f"{store_name}.sqlite"
+
+
+def _vec_to_blob(vec: npt.NDArray[np.float32] | None) -> bytes | None:
+    if vec is None:
+        return None
+    return np.asarray(vec, dtype="<f4").tobytes()
+
+
+def _blob_to_vec(blob: bytes | None) -> npt.NDArray[np.float32] | None:
+    if blob is None:
+        return None
+    vec = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+    vec.setflags(write=False)
+    return vec
+
+
+def memory_to_row(m: Memory) -> tuple[Any, ...]:
+    q = m.quality
+    return (
+        m.id,
+        m.content,
+        json.dumps(list(m.types)),
+        _vec_to_blob(m.embedding),
+        m.cluster_id,
+        float(m.base_strength),
+        m.confidence,
+        float(m.extraction_score),
+        float(m.emotional_valence),
+        int(m.mention_count),
+        int(bool(m.pinned)),
+        int(m.valid_from),
+        m.valid_to,
+        int(m.created_at),
+        int(m.updated_at),
+        int(m.last_accessed_at),
+        int(m.last_reinforced),
+        m.status,
+        m.superseded_by,
+        m.superseded_at,
+        m.supersession_type,
+        m.temporal_supersedes,
+        m.source_session,
+        int(m.source_turn),
+        json.dumps(list(m.source_conversation_ids)),
+        json.dumps(list(m.entities)),
+        m.source_text,
+        m.source,
+        m.project_id,
+        m.track,
+        m.key,
+        m.kind,
+        float(q.form),
+        float(q.filter),
+        float(q.substance),
+        float(q.factuality),
+        float(q.score),
+        m.attribute,
+        m.attribute_value,
+        json.dumps(dict(m.metadata), sort_keys=True),
+    )
+
+
+def row_to_memory(row: Sequence[Any]) -> Memory:
+    d = dict(zip(_COLUMNS, row, strict=True))
+    return Memory(
+        id=d["id"],
+        content=d["content"],
+        types=tuple(json.loads(d["types"])),
+        embedding=_blob_to_vec(d["embedding"]),
+        cluster_id=d["cluster_id"],
+        base_strength=d["base_strength"],
+        confidence=d["confidence"],
+        extraction_score=d["extraction_score"],
+        emotional_valence=d["emotional_valence"],
+        mention_count=d["mention_count"],
+        pinned=bool(d["pinned"]),
+        valid_from=d["valid_from"],
+        valid_to=d["valid_to"],
+        created_at=d["created_at"],
+        updated_at=d["updated_at"],
+        last_accessed_at=d["last_accessed_at"],
+        last_reinforced=d["last_reinforced"],
+        status=d["status"],
+        superseded_by=d["superseded_by"],
+        superseded_at=d["superseded_at"],
+        supersession_type=d["supersession_type"],
+        temporal_supersedes=d["temporal_supersedes"],
+        source_session=d["source_session"],
+        source_turn=d["source_turn"],
+        source_conversation_ids=tuple(json.loads(d["source_conversation_ids"])),
+        entities=tuple(json.loads(d["entities"])),
+        source_text=d["source_text"],
+        source=d["source"],
+        project_id=d["project_id"],
+        track=d["track"],
+        key=d["key"],
+        kind=d["kind"],
+        quality=QualityWalls(
+            form=d["quality_form"],
+            filter=d["quality_filter"],
+            substance=d["quality_substance"],
+            factuality=d["quality_factuality"],
+        ),
+        attribute=d["attribute"],
+        attribute_value=d["attribute_value"],
+        metadata=json.loads(d["metadata"]),
+    )
+
+
+class SQLiteStorage:
+    """The default :class:`~lokulmem.storage.Storage`.
+
+    ``path=":memory:"`` gives a private in-memory store.  The connection is
+    shared by the client's threads behind a re-entrant lock.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 30_000) -> None:
+        self.path = str(path)
+        self.location = self.path
+        self.busy_timeout_ms = busy_timeout_ms
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        self._depth = 0
+
+    @property
+    def in_memory(self) -> bool:
+        return self.path == ":memory:"
+
+    # -- lifecycle ------------------------------------------------------
+    def open(self, *, embedding_model: str, dimension: int) -> None:
+        if self._conn is not None:
+            return
+        if not self.in_memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(
+                self.path,
+                timeout=self.busy_timeout_ms / 1000,
+                isolation_level=None,  # we issue BEGIN/COMMIT ourselves
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot open store {self.path}: {exc}") from exc
+        try:
+            self._check_before_writing(conn, embedding_model, dimension)
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            if not self.in_memory:
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if str(mode).lower() != "wal":  # pragma: no cover - filesystem without WAL
+                    raise StorageError(f"cannot enable WAL on {self.path} (got {mode})")
+            conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; fsync at checkpoint
+            conn.execute("PRAGMA foreign_keys = ON")
+            current = conn.execute("PRAGMA user_version").fetchone()[0]
+            migrate(conn, current)
+            self._conn = conn
+            self._init_meta(embedding_model, dimension)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StorageError(f"{self.path} is not a usable lokulmem store: {exc}") from exc
+        except BaseException:
+            conn.close()
+            raise
+
+    @staticmethod
+    def _check_before_writing(conn: sqlite3.Connection, model: str, dimension: int) -> None:
+        """Refuse, without writing anything, a newer schema or another model's vectors."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > LATEST_VERSION:
+            raise SchemaVersionError(
+                f"store schema version {version} is newer than this lokulmem "
+                f"supports ({LATEST_VERSION}); upgrade lokulmem to open it"
+            )
+        if version == 0:
+            return
+        row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
+        if row is not None and row[0] != model:
+            raise EmbeddingModelMismatchError(
+                f"store vectors come from embedding model {row[0]!r}, but the configured "
+                f"embedder is {model!r}; open it with that embedder, or re-embed the store"
+            )
+        row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dimension'").fetchone()
+        if row is not None and int(row[0]) != dimension:
+            raise EmbeddingModelMismatchError(
+                f"store vectors have dimension {row[0]}, the embedder gives {dimension}"
+            )
+
+    def _init_meta(self, model: str, dimension: int) -> None:
+        with self.transaction():
+            conn = self._c
+            for key, value in (("embedding_model", model), ("embedding_dimension", str(dimension))):
+                conn.execute(
+                    "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
+                    (key, value),
+                )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    @property
+    def _c(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StorageError("store is not open")
+        return self._conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            conn = self._c
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StorageError(f"cannot start a write on {self.path}: {exc}") from exc
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._depth = 0
+                conn.execute("ROLLBACK")
+                raise
+            else:
+                self._depth = 0
+                try:
+                    conn.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    conn.execute("ROLLBACK")
+                    raise StorageError(f"commit failed on {self.path}: {exc}") from exc
+
+    # -- memories -------------------------------------------------------
+    def insert_memory(self, memory: Memory) -> None:
+        with self.transaction():
+            try:
+                self._c.execute(_INSERT, memory_to_row(memory))
+            except sqlite3.IntegrityError as exc:
+                raise StorageError(f"memory {memory.id!r} cannot be inserted: {exc}") from exc
+            self._c.executemany(
+                "INSERT INTO memory_types(memory_id, type) VALUES (?, ?)",
+                [(memory.id, t) for t in dict.fromkeys(memory.types)],
+            )
+
+    def update_memory(self, memory: Memory) -> None:
+        with self.transaction():
+            row = memory_to_row(memory)
+            cur = self._c.execute(_UPDATE, (*row[1:], memory.id))
+            if cur.rowcount != 1:
+                raise StorageError(f"memory {memory.id!r} does not exist")
+            self._c.execute("DELETE FROM memory_types WHERE memory_id = ?", (memory.id,))
+            self._c.executemany(
+                "INSERT INTO memory_types(memory_id, type) VALUES (?, ?)",
+                [(memory.id, t) for t in dict.fromkeys(memory.types)],
+            )
+
+    def get_memory(self, memory_id: str) -> Memory | None:
+        with self._lock:
+            row = self._c.execute(_SELECT + " WHERE id = ?", (memory_id,)).fetchone()
+        return row_to_memory(row) if row else None
+
+    def get_memories(self, ids: Sequence[str]) -> list[Memory]:
+        if not ids:
+            return []
+        found: dict[str, Memory] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                for row in self._c.execute(_SELECT + f" WHERE id IN ({marks})", chunk):
+                    m = row_to_memory(row)
+                    found[m.id] = m
+        return [found[i] for i in ids if i in found]
+
+    def find_by_attribute(self, attribute: str, *, status: str = "active") -> list[Memory]:
+        with self._lock:
+            rows = self._c.execute(
+                _SELECT + " WHERE attribute = ? AND status = ? ORDER BY created_at",
+                (attribute, status),
+            ).fetchall()
+        return [row_to_memory(r) for r in rows]
+
+    def all_memories(self) -> list[Memory]:
+        with self._lock:
+            rows = self._c.execute(_SELECT + " ORDER BY created_at, id").fetchall()
+        return [row_to_memory(r) for r in rows]
+
+    def active_vectors(self) -> Iterator[tuple[str, npt.NDArray[np.float32]]]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, embedding FROM memories "
+                "WHERE status = 'active' AND embedding IS NOT NULL ORDER BY rowid"
+            ).fetchall()
+        for memory_id, blob in rows:
+            vec = _blob_to_vec(blob)
+            assert vec is not None
+            yield memory_id, vec
+
+    def pinned_ids(self) -> list[str]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id FROM memories WHERE status = 'active' AND pinned = 1"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def count_memories(self, status: str | None = None) -> int:
+        with self._lock:
+            if status is None:
+                row = self._c.execute("SELECT COUNT(*) FROM memories").fetchone()
+            else:
+                row = self._c.execute("SELECT COUNT(*) FROM memories WHERE status = ?", (status,)).fetchone()
+        return int(row[0])
+
+    # -- misc -----------------------------------------------------------
+    def data_version(self) -> int:
+        with self._lock:
+            return int(self._c.execute("PRAGMA data_version").fetchone()[0])
+
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def size_bytes(self) -> int:
+        """Bytes of database pages in use (free pages excluded)."""
+        with self._lock:
+            pages = self._c.execute("PRAGMA page_count").fetchone()[0]
+            free = self._c.execute("PRAGMA freelist_count").fetchone()[0]
+            size = self._c.execute("PRAGMA page_size").fetchone()[0]
+        return int((pages - free) * size)
