@@ -181,6 +181,11 @@ class Config:
     extraction_threshold: float = 0.45
     extraction_weights: ExtractionWeights = field(default_factory=ExtractionWeights)
     specificity_weights: SpecificityWeights = field(default_factory=SpecificityWeights)
+    #: Novelty = clamp((ceiling - top1) / (ceiling - floor), 0, 1).  The PRD's
+    #: ``1 - top1`` is floor 0, ceiling 1; MiniLM puts any two "User likes X"
+    #: facts ~0.6 apart, so the floor is raised to 0.5 (docs/tuning.md).
+    novelty_floor: float = 0.5
+    novelty_ceiling: float = 1.0
     #: Cosine above which an earlier sentence of the session counts as an occurrence.
     recurrence_similarity: float = 0.85
     #: recurrence(s) = min(1, base + step × occurrences).
@@ -302,6 +307,8 @@ class Config:
         for name in (
             "extraction_threshold",
             "recurrence_similarity",
+            "novelty_floor",
+            "novelty_ceiling",
             "recurrence_base",
             "recurrence_step",
             "duplicate_similarity",
@@ -348,6 +355,8 @@ class Config:
             _posint(name, getattr(self, name))
         if not isinstance(self.response_buffer, int) or self.response_buffer < 0:
             raise ConfigError("response_buffer", "must be an integer >= 0")
+        if self.novelty_floor >= self.novelty_ceiling:
+            raise ConfigError("novelty_floor", "must be below novelty_ceiling")
         if self.response_buffer >= self.context_window_size:
             raise ConfigError("response_buffer", "must be smaller than context_window_size")
         self.extraction_weights.validate()

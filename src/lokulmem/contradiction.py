@@ -97,7 +97,7 @@ def judge(
                 return Verdict(
                     kind="conflict", existing=c.memory, similarity=c.similarity, attribute=attribute.key
                 )
-            if c.similarity > config.contradiction_similarity:
+            if c.similarity >= config.duplicate_similarity:
                 return Verdict(
                     kind="duplicate", existing=c.memory, similarity=c.similarity, attribute=attribute.key
                 )

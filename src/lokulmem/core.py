@@ -34,6 +34,7 @@ from .extraction import (
     analyze_text,
     classify_by_prototype,
     extraction_score,
+    novelty as novelty_of,
     quality_walls,
     recurrence,
     split_sentences,
@@ -257,9 +258,7 @@ class Engine:
             sentences = [s[: cfg.max_sentence_chars] for s in split_sentences(text)]
             sentences = sentences[: cfg.max_sentences_per_message]
             analyses = [analyze_text(s, cfg) for s in sentences]
-            vectors: Sequence[Vector] = (
-                self.embedder.embed([a.content for a in analyses]) if analyses else []
-            )
+            vectors = list(self.embedder.embed([a.content for a in analyses])) if analyses else []
             plan = _Plan()
             for a, vec in zip(analyses, vectors, strict=True):
                 self._plan_sentence(plan, a, vec, sid, state, now, force_extract, skip)
@@ -361,7 +360,7 @@ class Engine:
             Candidate(self._current(plan, mems[i]), sims[i]) for i in mems if i not in plan.removed_from_index
         ]
         top1 = max((c.similarity for c in candidates if c.memory.status == "active"), default=None)
-        novelty = 1.0 if top1 is None else 1.0 - max(0.0, min(1.0, top1))
+        novelty = novelty_of(top1, cfg)
         occurrences = sum(1 for v in state.vectors if float(v @ vec) > cfg.recurrence_similarity)
         occurrences += sum(1 for v in plan.vectors[:-1] if float(v @ vec) > cfg.recurrence_similarity)
         rec = recurrence(occurrences, cfg)

@@ -30,6 +30,7 @@ __all__ = [
     "extract_attribute",
     "extraction_score",
     "is_question",
+    "novelty",
     "polarity_conflict",
     "quality_walls",
     "recurrence",
@@ -55,6 +56,14 @@ def is_question(sentence: str) -> bool:
 def recurrence(occurrences: int, config: Config) -> float:
     """``min(1, base + step × occurrences)`` (PRD: 0.2 + 0.25 × occurrences)."""
     return min(1.0, config.recurrence_base + config.recurrence_step * occurrences)
+
+
+def novelty(top1_similarity: float | None, config: Config) -> float:
+    """1.0 for an empty store; else ``clamp((ceiling - top1) / (ceiling - floor), 0, 1)``."""
+    if top1_similarity is None:
+        return 1.0
+    span = config.novelty_ceiling - config.novelty_floor
+    return max(0.0, min(1.0, (config.novelty_ceiling - top1_similarity) / span))
 
 
 def extraction_score(novelty: float, spec: float, rec: float, config: Config) -> float:

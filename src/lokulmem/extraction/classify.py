@@ -124,7 +124,8 @@ def classify_by_rules(
         and re.search(r"\b(?:next|this|tomorrow|tonight|in \d|upcoming|coming)\b", sentence, re.I)
     ):
         found.append("temporal")
-    if _RELATION_WORDS.search(sentence) or features.person_names:
+    own_name = attribute is not None and attribute.key == "user.name"
+    if _RELATION_WORDS.search(sentence) or (features.person_names and not own_name):
         found.append("relational")
     if attribute is not None:
         attr = attribute.key.split(".", 1)[1]

@@ -1,0 +1,69 @@
+import pytest
+
+from lokulmem import Config, ConfigError, CustomType, LokulMem
+from lokulmem.config import from_options
+
+
+def test_prd_defaults() -> None:
+    c = Config()
+    assert c.extraction_threshold == 0.45
+    assert (c.extraction_weights.novelty, c.extraction_weights.specificity,
+            c.extraction_weights.recurrence) == (0.35, 0.45, 0.20)
+    w = c.retrieval_weights
+    assert (w.semantic, w.recency, w.strength, w.continuity) == (0.40, 0.20, 0.25, 0.15)
+    assert c.recurrence_similarity == 0.85
+    assert c.contradiction_similarity == 0.80
+    assert c.min_relevance == 0.30
+    assert c.recency_rate == 0.005
+    assert c.reinforcement_step == 0.3 and c.max_strength == 3.0
+    assert c.fade_threshold == 0.1 and c.purge_after_days == 30
+    assert c.hnsw_threshold == 3000 and c.embedding_cache_size == 1000
+    assert c.context_window_size == 4096 and c.response_buffer == 512
+    assert c.lambdas["identity"] == 0.0001 and c.lambdas["temporal"] == 0.02
+    assert "used to" in c.temporal_markers and "gave up" in c.temporal_markers
+    sw = c.specificity_weights
+    assert (sw.person_name, sw.place_or_org, sw.number, sw.preference, sw.date_time,
+            sw.negated_preference, sw.possession) == (0.30, 0.25, 0.20, 0.25, 0.20, 0.20, 0.10)
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"extraction_threshold": 1.5}, "extraction_threshold"),
+        ({"min_relevance": -0.1}, "min_relevance"),
+        ({"retrieval_weights": {"semantic": -1.0}}, "retrieval_weights.semantic"),
+        ({"extraction_weights": {"novelty": float("nan")}}, "extraction_weights.novelty"),
+        ({"context_window_size": 0}, "context_window_size"),
+        ({"response_buffer": 5000}, "response_buffer"),
+        ({"decay_model": "cubic"}, "decay_model"),
+        ({"custom_types": [{"name": "medical"}]}, "custom_types[0].decay_lambda"),
+        ({"custom_types": [{"name": "identity", "decay_lambda": 0.1}]}, "custom_types[0].name"),
+        ({"no_such_option": 1}, "no_such_option"),
+    ],
+)
+def test_invalid_values_name_the_field(options: dict[str, object], field: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        from_options(None, options)
+    assert info.value.field == field
+    assert field in str(info.value)
+
+
+def test_overrides_and_custom_types() -> None:
+    c = from_options(None, {
+        "extraction_threshold": 0.5,
+        "retrieval_weights": {"semantic": 0.5},
+        "custom_types": [{"name": "medical", "decay_lambda": 0.00005, "keywords": ["doctor"]}],
+    })
+    assert c.extraction_threshold == 0.5
+    assert c.retrieval_weights.semantic == 0.5 and c.retrieval_weights.recency == 0.20
+    assert c.custom_types == (CustomType(name="medical", decay_lambda=0.00005, keywords=("doctor",)),)
+    assert c.lambdas["medical"] == 0.00005
+    assert c.replace(min_relevance=0.2).min_relevance == 0.2
+
+
+def test_client_rejects_bad_options_before_touching_anything(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ConfigError):
+        LokulMem(path=tmp_path / "x.sqlite", extraction_threshold=2)
+    with pytest.raises(ConfigError):
+        LokulMem(storage="redis")  # type: ignore[arg-type]
+    assert not (tmp_path / "x.sqlite").exists()

@@ -1,0 +1,81 @@
+"""The PRD §6 table, with the real model and a real store."""
+
+from collections.abc import Callable
+
+import pytest
+
+from lokulmem import LokulMem
+from lokulmem.contradiction import find_temporal_marker
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "resolution", "marker"),
+    [
+        ("I live in Berlin.", "I live in London.", "conflict", None),
+        ("I live in Berlin.", "I used to live in Berlin, now London.", "temporal-coexistence", "used to"),
+        ("I prefer light mode.", "I prefer dark mode.", "conflict", None),
+        ("I work at Acme Corp.", "I'm no longer at Acme Corp.", "temporal-coexistence", "no longer"),
+    ],
+)
+def test_prd_scenarios(make_mem: Callable[..., LokulMem], before: str, after: str,
+                       resolution: str, marker: str | None) -> None:
+    mem = make_mem()
+    events = []
+    mem.manage().on_contradiction_detected(events.append)
+    first = mem.learn(before, "ok")
+    assert len(first.extracted) == 1
+    old = first.extracted[0]
+    second = mem.learn(after, "ok")
+    assert len(second.contradictions) == 1 and events == list(second.contradictions)
+    ev = second.contradictions[0]
+    assert ev.resolution == resolution and ev.temporal_marker_detected == marker
+    assert ev.existing.id == old.id
+    stored_old = mem.manage().get(old.id)
+    new = mem.manage().get(ev.incoming.id)
+    assert len(mem.manage().list()) == 2  # nothing deleted
+    if resolution == "conflict":
+        assert stored_old.status == "superseded" and stored_old.supersession_type == "conflict"
+        assert stored_old.superseded_by == new.id
+    else:
+        assert stored_old.status == "active" and stored_old.valid_to is not None
+        assert stored_old.supersession_type == "temporal"
+        assert new.temporal_supersedes == old.id and new.valid_from == stored_old.valid_to
+    assert new.status == "active" and new.valid_to is None
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I like pizza.", "I like sushi."),
+        ("My sister lives in Paris.", "I live in Berlin."),
+        ("I live in Berlin.", "I live in Berlin with my wife and two kids."),
+    ],
+)
+def test_compatible_facts_coexist(make_mem: Callable[..., LokulMem], before: str, after: str) -> None:
+    mem = make_mem()
+    mem.learn(before, "")
+    r = mem.learn(after, "")
+    assert r.contradictions == ()
+    assert len(mem.manage().list(status="active")) == 2
+
+
+def test_restating_a_fact_reinforces_it(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem()
+    m = mem.learn("I live in Berlin.", "", session_id="a").extracted[0]
+    r = mem.learn("I live in Berlin.", "", session_id="b")
+    assert r.extracted == () and [x.id for x in r.reinforced] == [m.id]
+    again = mem.manage().get(m.id)
+    assert again.mention_count == 1 and again.source_conversation_ids == ("a", "b")
+
+
+def test_polarity_flip_is_a_conflict(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem()
+    mem.learn("I like cats.", "")
+    r = mem.learn("I don't like cats.", "")
+    assert [c.resolution for c in r.contradictions] == ["conflict"]
+
+
+def test_markers_match_words_not_substrings() -> None:
+    markers = ("quit", "used to", "before")
+    assert find_temporal_marker("I QUIT smoking", markers) == "quit"
+    assert find_temporal_marker("a quite nice day", markers) is None

@@ -1,0 +1,78 @@
+import pytest
+
+from lokulmem import Config
+from lokulmem.extraction import (
+    analyze_text,
+    detect,
+    extract_attribute,
+    extraction_score,
+    is_question,
+    recurrence,
+    specificity,
+    split_sentences,
+    to_user_fact,
+    valence,
+)
+
+
+def test_sentences_and_first_person_clauses() -> None:
+    assert split_sentences("Hi! I live in Berlin and I work at Acme. Dr. Smith is my GP.\n- I have a cat") == [
+        "Hi!", "I live in Berlin", "I work at Acme.", "Dr. Smith is my GP.", "I have a cat",
+    ]
+    assert split_sentences("   \n ") == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("I live in Berlin", "User lives in Berlin."),
+        ("Well, I really love hiking!", "User really loves hiking."),
+        ("my sister is Maya", "User's sister is Maya."),
+        ("I'm no longer at Acme Corp", "User is no longer at Acme Corp."),
+        ("I don't like cats", "User doesn't like cats."),
+        ("I go to the gym every day", "User goes to the gym every day."),
+        ("I've been learning Spanish", "User has been learning Spanish."),
+    ],
+)
+def test_facts_read_as_facts_about_the_user(sentence: str, fact: str) -> None:
+    assert to_user_fact(sentence) == fact
+
+
+def test_features_and_specificity() -> None:
+    w = Config().specificity_weights
+    f = detect("My sister Maya moved to Paris in 2019 and I prefer tea.")
+    assert f.person_names == ("Maya",) and "Paris" in f.places_or_orgs
+    assert f.number and f.date_time and f.preference and f.possession
+    assert specificity(f, w) == 1.0
+    plain = detect("that sounds nice")
+    assert plain.names == () and specificity(plain, w) == 0.0
+    neg = detect("I never eat meat")
+    assert neg.negated_preference and not neg.preference
+
+
+def test_e_score_is_the_prd_formula() -> None:
+    c = Config()
+    assert recurrence(0, c) == pytest.approx(0.2)
+    assert recurrence(4, c) == 1.0
+    assert extraction_score(1.0, 0.25, 0.2, c) == pytest.approx(0.35 + 0.45 * 0.25 + 0.2 * 0.2)
+
+
+def test_attributes_carry_entity_and_value() -> None:
+    a = extract_attribute("My sister lives in Paris")
+    assert a is not None and (a.key, a.value) == ("sister.residence", "paris")
+    b = extract_attribute("I'm no longer at Acme Corp")
+    assert b is not None and b.key == "user.employer" and b.negated
+    assert extract_attribute("I like pizza") is None  # multi-valued: no conflicts
+    assert extract_attribute("I'm at the gym") is None
+
+
+def test_types_questions_and_valence() -> None:
+    c = Config(custom_types=({"name": "medical", "decay_lambda": 0.00005, "keywords": ["allergy"]},))  # type: ignore[arg-type]
+    a = analyze_text("My sister Maya lives in Paris", c)
+    assert {"relational", "location"} <= set(a.rule_types)
+    assert "medical" in analyze_text("I have a peanut allergy", c).rule_types
+    assert "emotional" in analyze_text("I'm so stressed about work", c).rule_types
+    assert is_question("Where do I live?") and not is_question("I live in Berlin.")
+    assert valence("I am so happy and excited!") > 0.6
+    assert valence("I'm not happy") < 0
+    assert valence("The meeting is at noon") == 0.0

@@ -1,0 +1,104 @@
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lokulmem import (
+    EmbeddingModelMismatchError,
+    Memory,
+    QualityWalls,
+    SchemaVersionError,
+    SQLiteStorage,
+    StorageError,
+)
+from lokulmem.storage.migrations import LATEST_VERSION, MIGRATIONS
+
+MODEL = "all-MiniLM-L6-v2-onnx-int8"
+
+
+def _memory(**kw: object) -> Memory:
+    vec = np.arange(384, dtype=np.float32) / 384
+    base: dict[str, object] = dict(
+        id="m1", content="User lives in Berlin.", types=("location",), embedding=vec,
+        base_strength=1.2, confidence="medium", extraction_score=0.5, emotional_valence=-0.3,
+        mention_count=2, pinned=True, valid_from=10, valid_to=20, created_at=10, updated_at=11,
+        last_accessed_at=12, last_reinforced=13, status="active", superseded_by="m2",
+        superseded_at=20, supersession_type="temporal", temporal_supersedes=None,
+        source_session="s1", source_turn=3, source_conversation_ids=("s1", "s2"),
+        entities=("Berlin",), source_text="I live in Berlin", source="direct",
+        project_id="p", track="conversation", key="home:city", kind="declarative",
+        quality=QualityWalls(form=1.0, filter=0.9, substance=0.65, factuality=1.0),
+        attribute="user.residence", attribute_value="berlin", metadata={"a": [1, 2]},
+    )
+    base.update(kw)
+    return Memory(**base)  # type: ignore[arg-type]
+
+
+def test_round_trip_every_field(store_path: Path) -> None:
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    m = _memory()
+    s.insert_memory(m)
+    got = s.get_memory("m1")
+    assert got is not None and got.same_as(m)
+    assert s.find_by_attribute("user.residence")[0].id == "m1"
+    assert [i for i, _ in s.active_vectors()] == ["m1"]
+    assert s.pinned_ids() == ["m1"]
+    s.close()
+
+
+def test_wal_indexes_and_named_migrations(store_path: Path) -> None:
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    s.close()
+    conn = sqlite3.connect(store_path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == len(MIGRATIONS)
+    assert MIGRATIONS[0][0] == "m001_initial"
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    for idx in ("idx_memory_types_type", "idx_memories_status", "idx_memories_cluster",
+                "idx_memories_status_last_accessed", "idx_memories_status_pinned",
+                "idx_edges_from_weight"):
+        assert idx in names
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"memories", "episodes", "edges", "clusters", "meta"} <= tables
+
+
+def test_newer_schema_is_refused_and_file_untouched(store_path: Path) -> None:
+    conn = sqlite3.connect(store_path)
+    conn.execute("CREATE TABLE x(y)")
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    before = store_path.read_bytes()
+    with pytest.raises(SchemaVersionError):
+        SQLiteStorage(store_path).open(embedding_model=MODEL, dimension=384)
+    assert store_path.read_bytes() == before
+    assert not Path(str(store_path) + "-wal").exists()
+
+
+def test_other_embedding_model_is_refused_and_file_untouched(store_path: Path) -> None:
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    s.insert_memory(_memory())
+    s.close()
+    before = store_path.read_bytes()
+    with pytest.raises(EmbeddingModelMismatchError, match="all-MiniLM"):
+        SQLiteStorage(store_path).open(embedding_model="other-model", dimension=384)
+    assert store_path.read_bytes() == before
+
+
+def test_not_a_database(store_path: Path) -> None:
+    store_path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StorageError):
+        SQLiteStorage(store_path).open(embedding_model=MODEL, dimension=384)
+
+
+def test_transaction_rolls_back_everything() -> None:
+    s = SQLiteStorage(":memory:")
+    s.open(embedding_model=MODEL, dimension=384)
+    with pytest.raises(StorageError), s.transaction():
+        s.insert_memory(_memory(id="a"))
+        s.insert_memory(_memory(id="a"))  # duplicate id fails
+    assert s.count_memories() == 0
