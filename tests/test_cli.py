@@ -1,0 +1,19 @@
+from pathlib import Path
+
+import pytest
+
+from lokulmem.cli import main
+
+
+def test_demo_runs_and_explains(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--path", str(tmp_path / "demo.sqlite")]) == 0
+    out = capsys.readouterr().out
+    assert "conflict" in out and "temporal-coexistence" in out
+    assert "[Memory Context — what you know about this user]" in out
+    assert "reason:" in out and "tokens used" in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and "lokulmem" in capsys.readouterr().out

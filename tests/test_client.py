@@ -1,0 +1,173 @@
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lokulmem import (
+    AsyncLokulMem,
+    LokulMem,
+    ManualClock,
+    MemoryNotFoundError,
+    MiniLMEmbedder,
+    ProgressEvent,
+    StorageError,
+    StoreClosedError,
+    ValidationError,
+)
+
+
+def _dump(mem: LokulMem) -> list[tuple[Any, ...]]:
+    conn = mem.engine.storage._c  # type: ignore[attr-defined]
+    return conn.execute("SELECT * FROM memories ORDER BY id").fetchall()  # type: ignore[no-any-return]
+
+
+def test_empty_messages_are_a_no_op(mem: LokulMem) -> None:
+    assert mem.learn("", "").extracted == ()
+    assert mem.learn("   \n\t", "").total_memories == 0
+    r = mem.augment("  ", [{"role": "user", "content": "x"}], debug=True)
+    assert r.context == "" and r.debug is not None and r.debug.injected == ()
+
+
+def test_wrong_types_name_the_item(mem: LokulMem) -> None:
+    with pytest.raises(ValidationError, match="user_message"):
+        mem.learn(None, "")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match="assistant_response"):
+        mem.learn("hi", 3)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match="skip_types"):
+        mem.learn("hi", "", skip_types="identity")
+    with pytest.raises(ValidationError, match=r"history\[0\]"):
+        mem.augment("hi", ["not a dict"])  # type: ignore[list-item]
+    with pytest.raises(MemoryNotFoundError, match="nope"):
+        mem.manage().get("nope")
+
+
+def test_one_megabyte_message_is_bounded(mem: LokulMem) -> None:
+    text = ("I live in Berlin and I love cycling along the river every single morning. " * 14000)[:1_000_000]
+    start = time.perf_counter()
+    r = mem.learn(text, "")
+    assert time.perf_counter() - start < 30
+    assert r.truncated and len(r.decisions) <= mem.config.max_sentences_per_message
+    a = mem.augment(text, [{"role": "user", "content": text}])
+    assert a.messages[-1]["content"] == text
+
+
+def test_failed_learn_leaves_store_as_it_was(mem: LokulMem, monkeypatch: pytest.MonkeyPatch) -> None:
+    mem.learn("I live in Berlin.", "")
+    before = _dump(mem)
+    index_before = len(mem.engine.index)
+    storage = mem.engine.storage
+    real_update = storage.update_memory
+
+    def failing_update(m: Any) -> None:
+        real_update(m)
+        raise StorageError("disk full (injected)")
+
+    monkeypatch.setattr(storage, "update_memory", failing_update)
+    added: list[Any] = []
+    mem.manage().on_memory_added(added.append)
+    with pytest.raises(StorageError, match="injected"):
+        # a new fact is inserted, then the supersession update fails
+        mem.learn("I love jazz. I live in London.", "")
+    assert _dump(mem) == before and len(mem.engine.index) == index_before and added == []
+
+
+def test_skip_types_force_extract_and_sessions(mem: LokulMem) -> None:
+    assert mem.learn("I feel so tired today.", "", skip_types=["emotional", "temporal"]).extracted == ()
+    r = mem.learn("ok cool", "", force_extract=True, session_id="s-9")
+    assert len(r.extracted) == 1 and r.extracted[0].source_session == "s-9"
+    r2 = mem.learn("My brother Tom lives in Oslo.", "", session_id="s-9")
+    assert r2.extracted[0].source_turn == 1 and r2.extracted[0].source_text == "My brother Tom lives in Oslo."
+    assert r2.extracted[0].entities == ("Tom", "Oslo")
+
+
+def test_custom_types(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem(custom_types=[{"name": "medical", "decay_lambda": 0.00005, "keywords": ["allergic"]}])
+    m = mem.learn("I am allergic to penicillin.", "").extracted[0]
+    assert "medical" in m.types
+
+
+def test_progress_callbacks_and_close(
+    embedder: MiniLMEmbedder, clock: ManualClock, tmp_path: Path
+) -> None:
+    stages: list[ProgressEvent] = []
+    added: list[Any] = []
+    mem = LokulMem(path=tmp_path / "p.sqlite", embedder=embedder, clock=clock,
+                   on_progress=stages.append, on_memory_added=added.append)
+    with mem:
+        assert [e.stage for e in stages if e.progress == 1.0] == [
+            "worker", "model", "storage", "maintenance", "ready"]
+        mem.learn("I live in Rome.", "")
+        assert len(added) == 1
+    with pytest.raises(StoreClosedError):
+        mem.learn("I live in Rome.", "")
+
+
+def test_a_raising_callback_does_not_break_learn(mem: LokulMem) -> None:
+    seen: list[Any] = []
+    mem.manage().on_memory_added(lambda m: 1 / 0)
+    unsub = mem.manage().on_memory_added(seen.append)
+    assert mem.learn("I live in Madrid.", "").extracted
+    unsub()
+    mem.learn("I work at Globex.", "")
+    assert len(seen) == 1
+
+
+def _script(mem: Any) -> list[str]:
+    return [
+        "Hi, my name is Sam and I live in Oslo.",
+        "I work at Initech as a data analyst.",
+        "I prefer tea over coffee.",
+        "I live in Bergen now.",
+    ]
+
+
+def test_async_and_sync_give_identical_results(
+    embedder: MiniLMEmbedder, tmp_path: Path
+) -> None:
+    def norm(result: Any) -> Any:
+        return [(m.content, m.types, m.base_strength, m.extraction_score) for m in result.extracted], [
+            (c.resolution, c.existing.content, c.incoming.content) for c in result.contradictions]
+
+    sync = LokulMem(path=tmp_path / "s.sqlite", embedder=embedder, clock=ManualClock(), session_id="x")
+    sync_out = [norm(sync.learn(t, "")) for t in _script(sync)]
+    sync_aug = sync.augment("Where do I live and work?", [], debug=True)
+    sync.close()
+
+    async def run() -> tuple[list[Any], Any]:
+        async with AsyncLokulMem(path=tmp_path / "a.sqlite", embedder=embedder, clock=ManualClock(),
+                                 session_id="x") as amem:
+            out = [norm(await amem.learn(t, "")) for t in _script(amem)]
+            aug = await amem.augment("Where do I live and work?", [], debug=True)
+            listed = await amem.manage().list()
+            assert len(listed) == sum(len(x[0]) for x in out) >= 4
+            return out, aug
+
+    async_out, async_aug = asyncio.run(run())
+    assert sync_out == async_out
+    assert sync_aug.context == async_aug.context
+    assert sync_aug.debug and async_aug.debug
+    assert [round(i.score, 9) for i in sync_aug.debug.injected] == [
+        round(i.score, 9) for i in async_aug.debug.injected]
+
+
+def test_async_does_not_block_the_loop(embedder: MiniLMEmbedder, tmp_path: Path) -> None:
+    async def run() -> int:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.001)
+                ticks += 1
+
+        async with AsyncLokulMem(path=tmp_path / "b.sqlite", embedder=embedder) as amem:
+            task = asyncio.create_task(ticker())
+            for i in range(10):
+                await amem.learn(f"I visited city number {i} called Town{i} last summer.", "")
+            task.cancel()
+        return ticks
+
+    assert asyncio.run(run()) > 5

@@ -1,0 +1,117 @@
+import copy
+from collections.abc import Callable
+
+import pytest
+
+from lokulmem import LokulMem, ManualClock, ValidationError
+from lokulmem.retrieval import BLOCK_END, BLOCK_START
+
+
+def _seed(mem: LokulMem) -> None:
+    for text in [
+        "I live in Berlin.",
+        "I work at Acme Corp as a product manager.",
+        "My sister Maya is a doctor in Hamburg.",
+        "I prefer concise answers with bullet points.",
+        "I am allergic to peanuts.",
+        "I'm training for the Berlin marathon in October.",
+    ]:
+        assert mem.learn(text, "").extracted
+
+
+def test_breakdown_sums_to_score_and_debug_is_complete(mem: LokulMem) -> None:
+    _seed(mem)
+    history = [{"role": "system", "content": "Be helpful."},
+               {"role": "user", "content": "I need running tips."},
+               {"role": "assistant", "content": "Sure."}]
+    original = copy.deepcopy(history)
+    r = mem.augment("How should I prepare for my race?", history, debug=True)
+    assert history == original  # caller's list untouched
+    d = r.debug
+    assert d is not None and d.injected
+    assert "marathon" in d.injected[0].memory.content
+    for inj in d.injected:
+        b = inj.score_breakdown
+        assert inj.score == pytest.approx(b.semantic + b.recency + b.strength + b.continuity + b.cluster)
+        assert inj.reason
+    assert [i.injection_rank for i in d.injected] == list(range(1, len(d.injected) + 1))
+    assert len(d.candidates) <= 20
+    assert all(c.injected == (c.excluded_reason is None) for c in d.candidates)
+    assert d.retrieval_strategy == "brute-force" and d.search_mode == "exact"
+    assert d.embedding_latency_ms >= 0 and d.retrieval_latency_ms >= 0
+    system = r.messages[0]
+    assert system["role"] == "system" and system["content"].startswith(BLOCK_START)
+    assert system["content"].endswith("Be helpful.") and BLOCK_END in system["content"]
+    assert r.messages[-1] == {"role": "user", "content": "How should I prepare for my race?"}
+    assert len(r.messages) == len(history) + 1
+
+
+def test_injection_reinforces(mem: LokulMem) -> None:
+    _seed(mem)
+    r = mem.augment("Any food I should avoid?", [], debug=True)
+    assert r.debug is not None
+    top = r.debug.injected[0].memory
+    assert "peanut" in top.content
+    after = mem.manage().get(top.id)
+    assert after.mention_count == top.mention_count + 1
+    assert after.base_strength == pytest.approx(top.base_strength + 0.3)
+
+
+def test_token_budget_with_custom_counter(make_mem: Callable[..., LokulMem]) -> None:
+    calls: list[str] = []
+
+    def words(text: str) -> int:
+        calls.append(text)
+        return len(text.split())
+
+    mem = make_mem(token_counter=words, context_window_size=575, response_buffer=500)
+    _seed(mem)
+    history = [{"role": "user", "content": "word " * 40}]
+    r = mem.augment("Tell me about my family and my work and my health", history, debug=True)
+    d = r.debug
+    assert d is not None and calls
+    expected = 575 - 500 - 40 - len("Tell me about my family and my work and my health".split())
+    assert d.tokens_available == expected
+    assert 0 < d.tokens_used <= d.tokens_available
+    assert d.tokens_used == words(r.context)
+    assert any(c.excluded_reason == "token budget exhausted" for c in d.candidates)
+
+
+def test_filters_limits_pinned_and_format(mem: LokulMem) -> None:
+    _seed(mem)
+    sister = next(m for m in mem.manage().list() if "Maya" in m.content)
+    mem.manage().pin(sister.id)
+    r = mem.augment("What do I do for a living?", [], debug=True, types=["profession"], max_memories=5)
+    d = r.debug
+    assert d is not None
+    assert all("profession" in i.memory.types for i in d.injected)
+    assert any(c.excluded_reason == "type filtered" for c in d.candidates)
+    r2 = mem.augment("Tell me about Maya", [], debug=True, max_memories=1)
+    assert r2.debug is not None and len(r2.debug.injected) == 1
+    assert r2.debug.injected[0].memory.id == sister.id
+    assert "• 📌 " in r2.context and "(pinned)" in r2.context
+    r3 = mem.augment("Tell me about Maya", [], min_relevance=1.0)
+    assert r3.context == "" and r3.messages == [{"role": "user", "content": "Tell me about Maya"}]
+
+
+def test_content_blocks_and_bad_history(mem: LokulMem) -> None:
+    _seed(mem)
+    history = [{"role": "system", "content": [{"type": "text", "text": "Be brief."}]}]
+    r = mem.augment("Where do I live?", history)
+    assert r.messages[0]["content"][0]["text"].startswith(BLOCK_START)
+    assert history[0]["content"] == [{"type": "text", "text": "Be brief."}]
+    with pytest.raises(ValidationError, match=r"history\[1\]"):
+        mem.augment("hi", [{"role": "user", "content": "a"}, {"content": "no role"}])
+    with pytest.raises(ValidationError, match="message"):
+        mem.augment(42, [])  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match="max_memories"):
+        mem.augment("hi", [], max_memories=-1)
+
+
+def test_recency_decays_with_time(mem: LokulMem, clock: ManualClock) -> None:
+    _seed(mem)
+    a = mem.augment("Where do I live?", [], debug=True)
+    clock.advance(days=30)
+    b = mem.augment("Where do I live?", [], debug=True)
+    assert a.debug and b.debug
+    assert b.debug.candidates[0].breakdown.recency < a.debug.candidates[0].breakdown.recency
