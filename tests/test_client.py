@@ -89,16 +89,24 @@ def test_custom_types(make_mem: Callable[..., LokulMem]) -> None:
     assert "medical" in m.types
 
 
-def test_progress_callbacks_and_close(
-    embedder: MiniLMEmbedder, clock: ManualClock, tmp_path: Path
-) -> None:
+def test_progress_callbacks_and_close(embedder: MiniLMEmbedder, clock: ManualClock, tmp_path: Path) -> None:
     stages: list[ProgressEvent] = []
     added: list[Any] = []
-    mem = LokulMem(path=tmp_path / "p.sqlite", embedder=embedder, clock=clock,
-                   on_progress=stages.append, on_memory_added=added.append)
+    mem = LokulMem(
+        path=tmp_path / "p.sqlite",
+        embedder=embedder,
+        clock=clock,
+        on_progress=stages.append,
+        on_memory_added=added.append,
+    )
     with mem:
         assert [e.stage for e in stages if e.progress == 1.0] == [
-            "worker", "model", "storage", "maintenance", "ready"]
+            "worker",
+            "model",
+            "storage",
+            "maintenance",
+            "ready",
+        ]
         mem.learn("I live in Rome.", "")
         assert len(added) == 1
     with pytest.raises(StoreClosedError):
@@ -124,12 +132,11 @@ def _script(mem: Any) -> list[str]:
     ]
 
 
-def test_async_and_sync_give_identical_results(
-    embedder: MiniLMEmbedder, tmp_path: Path
-) -> None:
+def test_async_and_sync_give_identical_results(embedder: MiniLMEmbedder, tmp_path: Path) -> None:
     def norm(result: Any) -> Any:
         return [(m.content, m.types, m.base_strength, m.extraction_score) for m in result.extracted], [
-            (c.resolution, c.existing.content, c.incoming.content) for c in result.contradictions]
+            (c.resolution, c.existing.content, c.incoming.content) for c in result.contradictions
+        ]
 
     sync = LokulMem(path=tmp_path / "s.sqlite", embedder=embedder, clock=ManualClock(), session_id="x")
     sync_out = [norm(sync.learn(t, "")) for t in _script(sync)]
@@ -137,8 +144,9 @@ def test_async_and_sync_give_identical_results(
     sync.close()
 
     async def run() -> tuple[list[Any], Any]:
-        async with AsyncLokulMem(path=tmp_path / "a.sqlite", embedder=embedder, clock=ManualClock(),
-                                 session_id="x") as amem:
+        async with AsyncLokulMem(
+            path=tmp_path / "a.sqlite", embedder=embedder, clock=ManualClock(), session_id="x"
+        ) as amem:
             out = [norm(await amem.learn(t, "")) for t in _script(amem)]
             aug = await amem.augment("Where do I live and work?", [], debug=True)
             listed = await amem.manage().list()
@@ -150,7 +158,8 @@ def test_async_and_sync_give_identical_results(
     assert sync_aug.context == async_aug.context
     assert sync_aug.debug and async_aug.debug
     assert [round(i.score, 9) for i in sync_aug.debug.injected] == [
-        round(i.score, 9) for i in async_aug.debug.injected]
+        round(i.score, 9) for i in async_aug.debug.injected
+    ]
 
 
 def test_async_does_not_block_the_loop(embedder: MiniLMEmbedder, tmp_path: Path) -> None:

@@ -7,8 +7,11 @@ from lokulmem.config import from_options
 def test_prd_defaults() -> None:
     c = Config()
     assert c.extraction_threshold == 0.45
-    assert (c.extraction_weights.novelty, c.extraction_weights.specificity,
-            c.extraction_weights.recurrence) == (0.35, 0.45, 0.20)
+    assert (
+        c.extraction_weights.novelty,
+        c.extraction_weights.specificity,
+        c.extraction_weights.recurrence,
+    ) == (0.35, 0.45, 0.20)
     w = c.retrieval_weights
     assert (w.semantic, w.recency, w.strength, w.continuity) == (0.40, 0.20, 0.25, 0.15)
     assert c.recurrence_similarity == 0.85
@@ -22,8 +25,15 @@ def test_prd_defaults() -> None:
     assert c.lambdas["identity"] == 0.0001 and c.lambdas["temporal"] == 0.02
     assert "used to" in c.temporal_markers and "gave up" in c.temporal_markers
     sw = c.specificity_weights
-    assert (sw.person_name, sw.place_or_org, sw.number, sw.preference, sw.date_time,
-            sw.negated_preference, sw.possession) == (0.30, 0.25, 0.20, 0.25, 0.20, 0.20, 0.10)
+    assert (
+        sw.person_name,
+        sw.place_or_org,
+        sw.number,
+        sw.preference,
+        sw.date_time,
+        sw.negated_preference,
+        sw.possession,
+    ) == (0.30, 0.25, 0.20, 0.25, 0.20, 0.20, 0.10)
 
 
 @pytest.mark.parametrize(
@@ -49,11 +59,14 @@ def test_invalid_values_name_the_field(options: dict[str, object], field: str) -
 
 
 def test_overrides_and_custom_types() -> None:
-    c = from_options(None, {
-        "extraction_threshold": 0.5,
-        "retrieval_weights": {"semantic": 0.5},
-        "custom_types": [{"name": "medical", "decay_lambda": 0.00005, "keywords": ["doctor"]}],
-    })
+    c = from_options(
+        None,
+        {
+            "extraction_threshold": 0.5,
+            "retrieval_weights": {"semantic": 0.5},
+            "custom_types": [{"name": "medical", "decay_lambda": 0.00005, "keywords": ["doctor"]}],
+        },
+    )
     assert c.extraction_threshold == 0.5
     assert c.retrieval_weights.semantic == 0.5 and c.retrieval_weights.recency == 0.20
     assert c.custom_types == (CustomType(name="medical", decay_lambda=0.00005, keywords=("doctor",)),)

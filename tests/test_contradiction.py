@@ -17,8 +17,9 @@ from lokulmem.contradiction import find_temporal_marker
         ("I work at Acme Corp.", "I'm no longer at Acme Corp.", "temporal-coexistence", "no longer"),
     ],
 )
-def test_prd_scenarios(make_mem: Callable[..., LokulMem], before: str, after: str,
-                       resolution: str, marker: str | None) -> None:
+def test_prd_scenarios(
+    make_mem: Callable[..., LokulMem], before: str, after: str, resolution: str, marker: str | None
+) -> None:
     mem = make_mem()
     events = []
     mem.manage().on_contradiction_detected(events.append)

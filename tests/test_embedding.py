@@ -19,7 +19,9 @@ def test_truncation_at_256_tokens(embedder: MiniLMEmbedder) -> None:
     base = " ".join(f"word{i}" for i in range(400))
     a, b = embedder.embed([base, base + " completely different ending about pizza"])
     assert float(a @ b) > 0.9999  # both cut at 256 tokens
-    c, d = embedder.embed([" ".join(f"word{i}" for i in range(100)), " ".join(f"word{i}" for i in range(150))])
+    c, d = embedder.embed(
+        [" ".join(f"word{i}" for i in range(100)), " ".join(f"word{i}" for i in range(150))]
+    )
     assert float(c @ d) < 0.9999  # under the limit the extra words count
 
 

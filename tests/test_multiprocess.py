@@ -36,8 +36,13 @@ def test_cross_process_learn_then_augment(tmp_path: Path, embedder: MiniLMEmbedd
     with LokulMem(path=store, embedder=embedder) as here:
         here.learn("I live in Lyon.", "")
         subprocess.run([sys.executable, "-c", WRITER, str(store)], check=True, timeout=120)
-        out = subprocess.run([sys.executable, "-c", READER, str(store)], check=True, timeout=120,
-                             capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", READER, str(store)],
+            check=True,
+            timeout=120,
+            capture_output=True,
+            text=True,
+        ).stdout
         injected = json.loads(out.strip().splitlines()[-1])
         assert injected and "cello" in injected[0]["content"]
         for inj in injected:

@@ -21,9 +21,11 @@ def _seed(mem: LokulMem) -> None:
 
 def test_breakdown_sums_to_score_and_debug_is_complete(mem: LokulMem) -> None:
     _seed(mem)
-    history = [{"role": "system", "content": "Be helpful."},
-               {"role": "user", "content": "I need running tips."},
-               {"role": "assistant", "content": "Sure."}]
+    history = [
+        {"role": "system", "content": "Be helpful."},
+        {"role": "user", "content": "I need running tips."},
+        {"role": "assistant", "content": "Sure."},
+    ]
     original = copy.deepcopy(history)
     r = mem.augment("How should I prepare for my race?", history, debug=True)
     assert history == original  # caller's list untouched

@@ -20,16 +20,41 @@ MODEL = "all-MiniLM-L6-v2-onnx-int8"
 def _memory(**kw: object) -> Memory:
     vec = np.arange(384, dtype=np.float32) / 384
     base: dict[str, object] = dict(
-        id="m1", content="User lives in Berlin.", types=("location",), embedding=vec,
-        base_strength=1.2, confidence="medium", extraction_score=0.5, emotional_valence=-0.3,
-        mention_count=2, pinned=True, valid_from=10, valid_to=20, created_at=10, updated_at=11,
-        last_accessed_at=12, last_reinforced=13, status="active", superseded_by="m2",
-        superseded_at=20, supersession_type="temporal", temporal_supersedes=None,
-        source_session="s1", source_turn=3, source_conversation_ids=("s1", "s2"),
-        entities=("Berlin",), source_text="I live in Berlin", source="direct",
-        project_id="p", track="conversation", key="home:city", kind="declarative",
+        id="m1",
+        content="User lives in Berlin.",
+        types=("location",),
+        embedding=vec,
+        base_strength=1.2,
+        confidence="medium",
+        extraction_score=0.5,
+        emotional_valence=-0.3,
+        mention_count=2,
+        pinned=True,
+        valid_from=10,
+        valid_to=20,
+        created_at=10,
+        updated_at=11,
+        last_accessed_at=12,
+        last_reinforced=13,
+        status="active",
+        superseded_by="m2",
+        superseded_at=20,
+        supersession_type="temporal",
+        temporal_supersedes=None,
+        source_session="s1",
+        source_turn=3,
+        source_conversation_ids=("s1", "s2"),
+        entities=("Berlin",),
+        source_text="I live in Berlin",
+        source="direct",
+        project_id="p",
+        track="conversation",
+        key="home:city",
+        kind="declarative",
         quality=QualityWalls(form=1.0, filter=0.9, substance=0.65, factuality=1.0),
-        attribute="user.residence", attribute_value="berlin", metadata={"a": [1, 2]},
+        attribute="user.residence",
+        attribute_value="berlin",
+        metadata={"a": [1, 2]},
     )
     base.update(kw)
     return Memory(**base)  # type: ignore[arg-type]
@@ -57,9 +82,14 @@ def test_wal_indexes_and_named_migrations(store_path: Path) -> None:
     assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == len(MIGRATIONS)
     assert MIGRATIONS[0][0] == "m001_initial"
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-    for idx in ("idx_memory_types_type", "idx_memories_status", "idx_memories_cluster",
-                "idx_memories_status_last_accessed", "idx_memories_status_pinned",
-                "idx_edges_from_weight"):
+    for idx in (
+        "idx_memory_types_type",
+        "idx_memories_status",
+        "idx_memories_cluster",
+        "idx_memories_status_last_accessed",
+        "idx_memories_status_pinned",
+        "idx_edges_from_weight",
+    ):
         assert idx in names
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"memories", "episodes", "edges", "clusters", "meta"} <= tables

@@ -1,7 +1,7 @@
 """The ``lokulmem`` command.
 
-    lokulmem demo [--path FILE] [--keep]   play two sessions into a fresh store and explain
-    lokulmem --version
+lokulmem demo [--path FILE] [--keep]   play two sessions into a fresh store and explain
+lokulmem --version
 """
 
 from __future__ import annotations

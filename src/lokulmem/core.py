@@ -34,10 +34,12 @@ from .extraction import (
     analyze_text,
     classify_by_prototype,
     extraction_score,
-    novelty as novelty_of,
     quality_walls,
     recurrence,
     split_sentences,
+)
+from .extraction import (
+    novelty as novelty_of,
 )
 from .index import BruteForceIndex
 from .records import (
@@ -346,12 +348,16 @@ class Engine:
         sims: dict[str, float] = {h.id: h.similarity for h in hits}
         mems: dict[str, Memory] = {m.id: m for m in self.storage.get_memories(list(sims))}
         if a.attribute is not None:
-            same = [m for m in self.storage.find_by_attribute(a.attribute.key) if m.id not in mems]
-            for m, s in zip(same, self.index.similarities(vec, [m.id for m in same]), strict=True):
-                if m.embedding is not None and m.id not in self.index:
-                    s = float(m.embedding @ vec)
+            # Only the nearest same-attribute facts are read in full: a store may
+            # hold hundreds of "sister.residence" facts.
+            same_ids = [i for i in self.storage.ids_by_attribute(a.attribute.key) if i not in mems]
+            same_ids = [i for i in same_ids if i in self.index]
+            ranked = sorted(
+                zip(same_ids, self.index.similarities(vec, same_ids), strict=True), key=lambda x: -x[1]
+            )[: cfg.contradiction_candidates]
+            for m in self.storage.get_memories([i for i, _ in ranked]):
                 mems[m.id] = m
-                sims[m.id] = s
+            sims.update(ranked)
         for m in plan.new:
             if m.embedding is not None:
                 mems[m.id] = m

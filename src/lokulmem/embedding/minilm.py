@@ -133,6 +133,8 @@ class MiniLMEmbedder:
                 if self.threads:
                     opts.intra_op_num_threads = self.threads
                 opts.log_severity_level = 3
+                # No busy-waiting between calls: the host app and numpy share the cores.
+                opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
                 session = ort.InferenceSession(
                     str(model), sess_options=opts, providers=["CPUExecutionProvider"]
                 )

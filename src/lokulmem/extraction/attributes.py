@@ -123,7 +123,9 @@ _VALUE_TAIL = re.compile(
     r"\s+(?:last|this|next|yesterday|today|tomorrow|anymore|any more|these days|lately|"
     r"recently|since|ago|at|for|in|from|until)\b.*$"
 )
-_PREFER_TAIL = re.compile(r"\s+(?:over|to|than|instead|rather|when|because|since|for|in|on|at|during|with|while)\b.*$")
+_PREFER_TAIL = re.compile(
+    r"\s+(?:over|to|than|instead|rather|when|because|since|for|in|on|at|during|with|while)\b.*$"
+)
 
 
 def _norm(value: str) -> str:

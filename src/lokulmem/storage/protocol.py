@@ -45,6 +45,8 @@ class Storage(Protocol):
     def all_memories(self) -> list[Memory]:
         """Every memory, oldest first."""
 
+    def ids_by_attribute(self, attribute: str, *, status: str = "active") -> list[str]: ...
+
     def find_by_attribute(self, attribute: str, *, status: str = "active") -> list[Memory]: ...
 
     def active_vectors(self) -> Iterator[tuple[str, npt.NDArray[np.float32]]]:

@@ -331,6 +331,13 @@ class SQLiteStorage:
             ).fetchall()
         return [row_to_memory(r) for r in rows]
 
+    def ids_by_attribute(self, attribute: str, *, status: str = "active") -> list[str]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id FROM memories WHERE attribute = ? AND status = ?", (attribute, status)
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def all_memories(self) -> list[Memory]:
         with self._lock:
             rows = self._c.execute(_SELECT + " ORDER BY created_at, id").fetchall()
