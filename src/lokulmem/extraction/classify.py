@@ -70,7 +70,14 @@ _RULES: Mapping[str, re.Pattern[str]] = {
         re.I,
     ),
 }
-_RELATION_WORDS = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, RELATIONS))) + r")\b", re.I)
+# A relation word counts when it is someone's ("my manager", "our kids"), not
+# a job title ("I work as a product manager").
+_RELATION_WORDS = re.compile(
+    r"\b(?:my|our|his|her|their|user's|have|has|got)\s+(?:\w+\s+)?(?:"
+    + "|".join(sorted(map(re.escape, RELATIONS)))
+    + r")\b",
+    re.I,
+)
 
 #: Prototype facts per default type (fallback classifier).
 PROTOTYPES: Mapping[str, tuple[str, ...]] = {
