@@ -89,7 +89,8 @@ def build_store(path: Path, n: int, seed: int = 0) -> None:
                     a, v, a.rule_types or ("preference",), 0.5, "bench", i, clock.now_ms() + i, None
                 )
                 eng.storage.insert_memory(m)
-        conn = eng.storage._c  # type: ignore[attr-defined]
+        # Checkpoint so the file size is the store's, not store + WAL.
+        conn = eng.storage._c  # type: ignore[attr-defined]  # SQLite-specific, bench only
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 

@@ -180,3 +180,10 @@ def test_async_does_not_block_the_loop(embedder: MiniLMEmbedder, tmp_path: Path)
         return ticks
 
     assert asyncio.run(run()) > 5
+
+
+def test_in_memory_store(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem(storage="memory", path=None)
+    assert mem.location == ":memory:"
+    assert mem.learn("I live in Quito.", "").extracted
+    assert "Quito" in mem.augment("Where do I live?", []).context

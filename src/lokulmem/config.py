@@ -83,21 +83,26 @@ def _posint(name: str, value: int) -> None:
         raise ConfigError(name, f"must be a positive integer, got {value!r}")
 
 
+class _Weights:
+    """Shared validation: every field is a finite weight >= 0."""
+
+    def validate(self, prefix: str) -> None:
+        # The mixin is not itself a dataclass; every subclass is.
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            _nonneg(f"{prefix}.{f.name}", getattr(self, f.name))
+
+
 @dataclass(frozen=True, kw_only=True)
-class ExtractionWeights:
+class ExtractionWeights(_Weights):
     """α, β, γ of ``E(s) = α·novelty + β·specificity + γ·recurrence`` (PRD §6)."""
 
     novelty: float = 0.35
     specificity: float = 0.45
     recurrence: float = 0.20
 
-    def validate(self, prefix: str = "extraction_weights") -> None:
-        for f in dataclasses.fields(self):
-            _nonneg(f"{prefix}.{f.name}", getattr(self, f.name))
-
 
 @dataclass(frozen=True, kw_only=True)
-class SpecificityWeights:
+class SpecificityWeights(_Weights):
     """Weights of the rule-based NER features (PRD §6, signal 2)."""
 
     person_name: float = 0.30
@@ -112,23 +117,15 @@ class SpecificityWeights:
     #: one named entity scores ~0.40 < 0.45 and is dropped (docs/tuning.md).
     self_statement: float = 0.15
 
-    def validate(self, prefix: str = "specificity_weights") -> None:
-        for f in dataclasses.fields(self):
-            _nonneg(f"{prefix}.{f.name}", getattr(self, f.name))
-
 
 @dataclass(frozen=True, kw_only=True)
-class RetrievalWeights:
+class RetrievalWeights(_Weights):
     """w1..w4 of the composite relevance ``R(m, q)`` (PRD §6 layer 3)."""
 
     semantic: float = 0.40
     recency: float = 0.20
     strength: float = 0.25
     continuity: float = 0.15
-
-    def validate(self, prefix: str = "retrieval_weights") -> None:
-        for f in dataclasses.fields(self):
-            _nonneg(f"{prefix}.{f.name}", getattr(self, f.name))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -359,9 +356,9 @@ class Config:
             raise ConfigError("novelty_floor", "must be below novelty_ceiling")
         if self.response_buffer >= self.context_window_size:
             raise ConfigError("response_buffer", "must be smaller than context_window_size")
-        self.extraction_weights.validate()
-        self.specificity_weights.validate()
-        self.retrieval_weights.validate()
+        self.extraction_weights.validate("extraction_weights")
+        self.specificity_weights.validate("specificity_weights")
+        self.retrieval_weights.validate("retrieval_weights")
         if self.decay_model not in ("ebbinghaus", "linear", "none"):
             raise ConfigError("decay_model", f"unknown model {self.decay_model!r}")
         if self.multi_type_lambda not in ("min", "max", "mean"):

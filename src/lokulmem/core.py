@@ -50,6 +50,8 @@ from .records import (
     LokulMemDebug,
     Memory,
     ProgressEvent,
+    ProgressStage,
+    Resolution,
     ScoredMemory,
     SentenceDecision,
 )
@@ -159,8 +161,8 @@ class Engine:
                 self._closed = True
                 self._ready = False
 
-    def _progress(self, stage: str, progress: float) -> None:
-        self.events.emit("progress", ProgressEvent(stage=stage, progress=progress))  # type: ignore[arg-type]
+    def _progress(self, stage: ProgressStage, progress: float) -> None:
+        self.events.emit("progress", ProgressEvent(stage=stage, progress=progress))
 
     def _ensure(self) -> None:
         if self._closed:
@@ -466,7 +468,7 @@ class Engine:
                 updated_at=now,
             )
             memory = memory.replace(temporal_supersedes=existing.id)
-            resolution = "temporal-coexistence"
+            resolution: Resolution = "temporal-coexistence"
         else:
             closed = existing.replace(
                 status="superseded",
@@ -487,7 +489,7 @@ class Engine:
             ContradictionEvent(
                 existing=closed,
                 incoming=memory,
-                resolution=resolution,  # type: ignore[arg-type]
+                resolution=resolution,
                 temporal_marker_detected=verdict.marker,
                 similarity=verdict.similarity,
                 attribute=verdict.attribute,

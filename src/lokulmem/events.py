@@ -11,7 +11,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 __all__ = ["EVENT_KINDS", "EventBus", "EventKind"]
 
@@ -26,15 +26,7 @@ EventKind = Literal[
     "stats_changed",
     "progress",
 ]
-EVENT_KINDS: tuple[str, ...] = (
-    "memory_added",
-    "memory_updated",
-    "memory_deleted",
-    "memory_faded",
-    "contradiction_detected",
-    "stats_changed",
-    "progress",
-)
+EVENT_KINDS: tuple[str, ...] = get_args(EventKind)
 
 
 class EventBus:

@@ -43,6 +43,7 @@ Message = Mapping[str, Any]
 MemoryStatus = Literal["active", "faded", "superseded", "archived"]
 Confidence = Literal["high", "medium", "low"]
 Resolution = Literal["conflict", "temporal-coexistence"]
+ProgressStage = Literal["worker", "model", "storage", "maintenance", "ready"]
 Source = Literal["direct", "import", "reasoning", "compaction", "nightly"]
 Kind = Literal["declarative", "procedural", "episodic", "semantic", "action_trace", "reasoning"]
 
@@ -324,5 +325,5 @@ class AugmentResult:
 class ProgressEvent:
     """``on_progress`` payload: a stage of ``init()`` and its progress in [0, 1]."""
 
-    stage: Literal["worker", "model", "storage", "maintenance", "ready"]
+    stage: ProgressStage
     progress: float
