@@ -132,3 +132,34 @@ def test_transaction_rolls_back_everything() -> None:
         s.insert_memory(_memory(id="a"))
         s.insert_memory(_memory(id="a"))  # duplicate id fails
     assert s.count_memories() == 0
+
+
+class HashEmbedder:
+    """A different (deterministic, bag-of-words hashing) embedder: a real plug-in."""
+
+    model_id = "hash-64"
+    dimension = 64
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in t.lower().split():
+                out[i, sum(map(ord, w)) % 64] += 1.0
+        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+        return out
+
+
+def test_reembed_switches_the_store_to_another_model(store_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    from lokulmem import LokulMem
+
+    with LokulMem(path=store_path, embedder=embedder) as mem:
+        mem.learn("I live in Berlin.", "")
+    with pytest.raises(EmbeddingModelMismatchError):
+        LokulMem(path=store_path, embedder=HashEmbedder()).init()
+    s = SQLiteStorage(store_path)
+    assert s.reembed(HashEmbedder()) == 1
+    s.close()
+    with LokulMem(path=store_path, embedder=HashEmbedder()) as mem:
+        assert "Berlin" in mem.augment("I live in Berlin", []).context
+    with pytest.raises(EmbeddingModelMismatchError):
+        LokulMem(path=store_path, embedder=embedder).init()

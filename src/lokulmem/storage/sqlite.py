@@ -230,6 +230,44 @@ class SQLiteStorage:
                 f"store vectors have dimension {row[0]}, the embedder gives {dimension}"
             )
 
+    def reembed(self, embedder: Any, *, batch_size: int = 64) -> int:
+        """Re-embed every memory with ``embedder`` and record its model id.
+
+        The path out of :class:`EmbeddingModelMismatchError`: open the store
+        with ``SQLiteStorage(path)`` (not yet opened) and call this; one
+        transaction, so an interrupted run leaves the old vectors.  Returns
+        the number of memories re-embedded.
+        """
+        if self._conn is None:
+            conn = sqlite3.connect(
+                self.path, timeout=self.busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
+            )
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > LATEST_VERSION:
+                conn.close()
+                raise SchemaVersionError(f"store schema version {version} is newer than supported")
+            migrate(conn, version)
+            self._conn = conn
+        with self.transaction():
+            rows = self._c.execute("SELECT id, content FROM memories ORDER BY rowid").fetchall()
+            for start in range(0, len(rows), batch_size):
+                chunk = rows[start : start + batch_size]
+                vecs = embedder.embed([r[1] for r in chunk])
+                self._c.executemany(
+                    "UPDATE memories SET embedding = ? WHERE id = ?",
+                    [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
+                )
+            for key, value in (
+                ("embedding_model", embedder.model_id),
+                ("embedding_dimension", str(embedder.dimension)),
+            ):
+                self._c.execute(
+                    "INSERT INTO meta(key, value) VALUES (?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
+        return len(rows)
+
     def _init_meta(self, model: str, dimension: int) -> None:
         with self.transaction():
             conn = self._c
