@@ -28,6 +28,13 @@ with LokulMem(path=sys.argv[1]) as mem:
                                  i.score_breakdown.cluster]} for i in r.debug.injected]))
 """
 
+PINNER = """
+import sys
+from lokulmem import LokulMem
+with LokulMem(path=sys.argv[1]) as mem:
+    mem.manage().pin(sys.argv[2])
+"""
+
 
 @pytest.mark.slow
 def test_cross_process_learn_then_augment(tmp_path: Path, embedder: MiniLMEmbedder) -> None:
@@ -50,3 +57,11 @@ def test_cross_process_learn_then_augment(tmp_path: Path, embedder: MiniLMEmbedd
         # The long-lived process sees the other process's write before searching.
         r = here.augment("What instrument does my kid play?", [], debug=True)
         assert r.debug is not None and "cello" in r.debug.injected[0].memory.content
+        # An update by another process replaces this process's cached record.
+        lyon = next(m for m in here.manage().list() if "Lyon" in m.content)
+        here.augment("Where do I live?", [])  # caches the Lyon record
+        subprocess.run([sys.executable, "-c", PINNER, str(store), lyon.id], check=True, timeout=120)
+        r = here.augment("Where do I live?", [], debug=True)
+        assert r.debug is not None
+        got = next(i.memory for i in r.debug.injected if i.memory.id == lyon.id)
+        assert got.pinned

@@ -259,6 +259,9 @@ class Config:
     #: Tokens per text given to the model (MiniLM was trained at 256).
     max_embedding_tokens: int = 256
 
+    #: Parsed memory records kept in memory (speeds up augment's candidate reads).
+    record_cache_size: int = 5000
+
     # --- input limits (bad input is bounded, never a crash) ---
     #: learn() reads at most this many characters of a user message.
     max_message_chars: int = 20_000
@@ -343,6 +346,7 @@ class Config:
             "hnsw_threshold",
             "embedding_cache_size",
             "embedding_batch_size",
+            "record_cache_size",
             "max_embedding_tokens",
             "max_message_chars",
             "max_sentences_per_message",

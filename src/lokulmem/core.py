@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,6 +126,9 @@ class Engine:
         self._sessions: dict[str, _Session] = {}
         self._data_version: int | None = None
         self._prototypes: dict[str, Vector] | None = None
+        # Parsed records of recently used memories.  Cleared whenever another
+        # process commits (see _sync_index); our own commits update it.
+        self._records: OrderedDict[str, Memory] = OrderedDict()
         self._ready = False
         self._closed = False
 
@@ -172,7 +175,27 @@ class Engine:
 
     def _reload_index(self) -> None:
         self.index.reset(self.storage.active_vectors())
+        self._records.clear()
         self._data_version = self.storage.data_version()
+
+    def _fetch(self, ids: Sequence[str]) -> list[Memory]:
+        """``storage.get_memories`` through the record cache (same order, missing ids dropped)."""
+        missing = [i for i in ids if i not in self._records]
+        for m in self.storage.get_memories(missing):
+            self._remember(m)
+        out: list[Memory] = []
+        for i in ids:
+            rec = self._records.get(i)
+            if rec is not None:
+                self._records.move_to_end(i)
+                out.append(rec)
+        return out
+
+    def _remember(self, memory: Memory) -> None:
+        self._records[memory.id] = memory
+        self._records.move_to_end(memory.id)
+        while len(self._records) > self.config.record_cache_size:
+            self._records.popitem(last=False)
 
     def _sync_index(self) -> None:
         """Reload the vectors when another process (connection) has committed."""
@@ -222,6 +245,7 @@ class Engine:
         with self._lock:
             self._ensure()
             self.storage.update_memory(memory)
+            self._remember(memory)
             if in_index and memory.embedding is not None:
                 self.index.add(memory.id, memory.embedding)
             else:
@@ -272,6 +296,8 @@ class Engine:
                     self.storage.insert_memory(m)
                 for m in plan.updates.values():
                     self.storage.update_memory(m)
+            for m in (*plan.new, *plan.updates.values()):
+                self._remember(m)
             for m in plan.new:
                 if m.embedding is not None and m.id not in plan.removed_from_index:
                     self.index.add(m.id, m.embedding)
@@ -348,7 +374,7 @@ class Engine:
         # planned earlier in this same message.
         hits = self.index.search(vec, cfg.contradiction_candidates)
         sims: dict[str, float] = {h.id: h.similarity for h in hits}
-        mems: dict[str, Memory] = {m.id: m for m in self.storage.get_memories(list(sims))}
+        mems: dict[str, Memory] = {m.id: m for m in self._fetch(list(sims))}
         if a.attribute is not None:
             # Only the nearest same-attribute facts are read in full: a store may
             # hold hundreds of "sister.residence" facts.
@@ -357,7 +383,7 @@ class Engine:
             ranked = sorted(
                 zip(same_ids, self.index.similarities(vec, same_ids), strict=True), key=lambda x: -x[1]
             )[: cfg.contradiction_candidates]
-            for m in self.storage.get_memories([i for i, _ in ranked]):
+            for m in self._fetch([i for i, _ in ranked]):
                 mems[m.id] = m
             sims.update(ranked)
         for m in plan.new:
@@ -556,7 +582,7 @@ class Engine:
             sims = dict(
                 zip(ids, [h.similarity for h in hits] + self.index.similarities(qvec, pinned), strict=True)
             )
-            memories = self.storage.get_memories(ids)
+            memories = self._fetch(ids)
             scored: list[tuple[Memory, float, Any]] = []
             for m in memories:
                 if m.embedding is None or m.status != "active":
@@ -603,6 +629,8 @@ class Engine:
                         r = reinforce(m, now, cfg)
                         self.storage.update_memory(r)
                         reinforced.append(r)
+                for r in reinforced:
+                    self._remember(r)
             t2 = time.perf_counter()
             searched = len(self.index)
         for r in reinforced:
