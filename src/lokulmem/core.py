@@ -577,7 +577,8 @@ class Engine:
             self._sync_index()
             hits = self.index.search(qvec, cfg.candidate_pool)
             ids = [h.id for h in hits]
-            pinned = [i for i in self.storage.pinned_ids() if i not in set(ids)]
+            seen = set(ids)
+            pinned = [i for i in self.storage.pinned_ids() if i not in seen]
             ids += pinned
             sims = dict(
                 zip(ids, [h.similarity for h in hits] + self.index.similarities(qvec, pinned), strict=True)
