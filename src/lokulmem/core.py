@@ -206,7 +206,9 @@ class Engine:
     def _session(self, session_id: str) -> _Session:
         s = self._sessions.get(session_id)
         if s is None:
-            s = self._sessions[session_id] = _Session()
+            s = self._sessions[session_id] = _Session(
+                vectors=deque(maxlen=self.config.session_sentence_window)
+            )
         return s
 
     def _prototype_vectors(self) -> dict[str, Vector]:
@@ -304,10 +306,7 @@ class Engine:
             for mid in plan.removed_from_index:
                 self.index.remove(mid)
             state.turn += 1
-            for v in plan.vectors:
-                state.vectors.append(v)
-                while len(state.vectors) > cfg.session_sentence_window:
-                    state.vectors.popleft()
+            state.vectors.extend(plan.vectors)  # bounded: maxlen = session_sentence_window
             total = self.storage.count_memories("active")
         new_ids = {m.id for m in plan.new}
         for m in plan.new:
