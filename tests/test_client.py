@@ -187,3 +187,10 @@ def test_in_memory_store(make_mem: Callable[..., LokulMem]) -> None:
     assert mem.location == ":memory:"
     assert mem.learn("I live in Quito.", "").extracted
     assert "Quito" in mem.augment("Where do I live?", []).context
+
+
+def test_recurrence_counts_earlier_sentences_of_the_session(mem: LokulMem) -> None:
+    recs = [mem.learn("That sounds so cool.", "", session_id="r").decisions[0].recurrence for _ in range(3)]
+    assert recs == pytest.approx([0.2, 0.45, 0.7])
+    other = mem.learn("That sounds so cool.", "", session_id="other").decisions[0]
+    assert other.recurrence == pytest.approx(0.2)  # recurrence is per session
