@@ -80,3 +80,12 @@ def test_markers_match_words_not_substrings() -> None:
     markers = ("quit", "used to", "before")
     assert find_temporal_marker("I QUIT smoking", markers) == "quit"
     assert find_temporal_marker("a quite nice day", markers) is None
+
+
+def test_a_new_number_or_name_is_not_a_restatement(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem()
+    mem.learn("My neighbour owns 2 kayaks.", "")
+    r = mem.learn("My neighbour owns 3 kayaks.", "")
+    assert r.reinforced == () and len(r.extracted) == 1
+    again = mem.learn("My neighbour owns 3 kayaks.", "")
+    assert again.extracted == () and len(again.reinforced) == 1

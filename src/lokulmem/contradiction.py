@@ -38,7 +38,9 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    kind: Literal["conflict", "temporal-coexistence", "duplicate"]
+    #: "variant": nearly the same text with a new number or name ("owns 3 kayaks"
+    #: after "owns 2 kayaks"): new information, stored beside the old fact.
+    kind: Literal["conflict", "temporal-coexistence", "duplicate", "variant"]
     existing: Memory
     similarity: float
     marker: str | None = None
@@ -57,6 +59,22 @@ def find_temporal_marker(sentence: str, markers: tuple[str, ...]) -> str | None:
         return None
     m = _marker_regex(tuple(markers)).search(sentence.lower().replace("’", "'"))
     return m.group(0) if m else None
+
+
+_KEY_TOKEN = re.compile(r"\b(?:\d+(?:[.,:]\d+)*|[A-Z][A-Za-z'\-]+)\b")
+
+
+def key_tokens(text: str, label: str = "User") -> frozenset[str]:
+    """Numbers and capitalised words after the first: what makes two similar facts different."""
+    tokens = _KEY_TOKEN.findall(text)
+    words = text.split()
+    first = words[0] if words else ""
+    return frozenset(t.lower() for t in tokens if t not in (label, f"{label}'s") and t != first)
+
+
+def _restates(content: str, existing: Memory) -> bool:
+    """A restatement adds no number or name the existing fact lacks ("owns 3 harps" ≠ "owns 2")."""
+    return key_tokens(content) <= key_tokens(existing.content)
 
 
 def judge(
@@ -97,7 +115,7 @@ def judge(
                 return Verdict(
                     kind="conflict", existing=c.memory, similarity=c.similarity, attribute=attribute.key
                 )
-            if c.similarity >= config.duplicate_similarity:
+            if c.similarity >= config.duplicate_similarity and _restates(content, c.memory):
                 return Verdict(
                     kind="duplicate", existing=c.memory, similarity=c.similarity, attribute=attribute.key
                 )
@@ -105,5 +123,6 @@ def judge(
         if c.similarity > config.contradiction_similarity and polarity_conflict(content, c.memory.content):
             return Verdict(kind="conflict", existing=c.memory, similarity=c.similarity, attribute="polarity")
         if c.similarity >= config.duplicate_similarity:
-            return Verdict(kind="duplicate", existing=c.memory, similarity=c.similarity)
+            kind: Literal["duplicate", "variant"] = "duplicate" if _restates(content, c.memory) else "variant"
+            return Verdict(kind=kind, existing=c.memory, similarity=c.similarity)
     return None

@@ -424,6 +424,9 @@ class Engine:
                 plan.reinforced.append(updated.id)
             decide("reinforced", score, novelty, rec, types, updated.id)
             return
+        if verdict is not None and verdict.kind == "variant":
+            verdict = None
+            force = True  # a near-copy carrying a new number or name is new information
         if verdict is None and score < cfg.extraction_threshold and not force:
             decide("below-threshold", score, novelty, rec, types)
             return
