@@ -67,7 +67,7 @@ def test_round_trip_every_field(store_path: Path) -> None:
     s.insert_memory(m)
     got = s.get_memory("m1")
     assert got is not None and got.same_as(m)
-    assert s.find_by_attribute("user.residence")[0].id == "m1"
+    assert s.ids_by_attribute("user.residence") == ["m1"]
     assert [i for i, _ in s.active_vectors()] == ["m1"]
     assert s.pinned_ids() == ["m1"]
     s.close()

@@ -47,8 +47,6 @@ class Storage(Protocol):
 
     def ids_by_attribute(self, attribute: str, *, status: str = "active") -> list[str]: ...
 
-    def find_by_attribute(self, attribute: str, *, status: str = "active") -> list[Memory]: ...
-
     def active_vectors(self) -> Iterator[tuple[str, npt.NDArray[np.float32]]]:
         """(id, vector) of every active memory, for the search index."""
 

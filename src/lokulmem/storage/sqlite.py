@@ -178,15 +178,7 @@ class SQLiteStorage:
             return
         if not self.in_memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            conn = sqlite3.connect(
-                self.path,
-                timeout=self.busy_timeout_ms / 1000,
-                isolation_level=None,  # we issue BEGIN/COMMIT ourselves
-                check_same_thread=False,
-            )
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot open store {self.path}: {exc}") from exc
+        conn = self._connect()
         try:
             self._check_before_writing(conn, embedding_model, dimension)
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
@@ -206,6 +198,17 @@ class SQLiteStorage:
         except BaseException:
             conn.close()
             raise
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            return sqlite3.connect(
+                self.path,
+                timeout=self.busy_timeout_ms / 1000,
+                isolation_level=None,  # we issue BEGIN/COMMIT ourselves
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot open store {self.path}: {exc}") from exc
 
     @staticmethod
     def _check_before_writing(conn: sqlite3.Connection, model: str, dimension: int) -> None:
@@ -239,9 +242,7 @@ class SQLiteStorage:
         the number of memories re-embedded.
         """
         if self._conn is None:
-            conn = sqlite3.connect(
-                self.path, timeout=self.busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
-            )
+            conn = self._connect()
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > LATEST_VERSION:
                 conn.close()
@@ -257,15 +258,8 @@ class SQLiteStorage:
                     "UPDATE memories SET embedding = ? WHERE id = ?",
                     [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
                 )
-            for key, value in (
-                ("embedding_model", embedder.model_id),
-                ("embedding_dimension", str(embedder.dimension)),
-            ):
-                self._c.execute(
-                    "INSERT INTO meta(key, value) VALUES (?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    (key, value),
-                )
+            self.set_meta("embedding_model", embedder.model_id)
+            self.set_meta("embedding_dimension", str(embedder.dimension))
         return len(rows)
 
     def _init_meta(self, model: str, dimension: int) -> None:
@@ -360,14 +354,6 @@ class SQLiteStorage:
                     m = row_to_memory(row)
                     found[m.id] = m
         return [found[i] for i in ids if i in found]
-
-    def find_by_attribute(self, attribute: str, *, status: str = "active") -> list[Memory]:
-        with self._lock:
-            rows = self._c.execute(
-                _SELECT + " WHERE attribute = ? AND status = ? ORDER BY created_at",
-                (attribute, status),
-            ).fetchall()
-        return [row_to_memory(r) for r in rows]
 
     def ids_by_attribute(self, attribute: str, *, status: str = "active") -> list[str]:
         with self._lock:
