@@ -68,6 +68,7 @@ def test_round_trip_every_field(store_path: Path) -> None:
     got = s.get_memory("m1")
     assert got is not None and got.same_as(m)
     assert s.ids_by_attribute("user.residence") == ["m1"]
+    assert s.size_bytes() >= 4096 and s.count_memories("active") == 1
     assert [i for i, _ in s.active_vectors()] == ["m1"]
     assert s.pinned_ids() == ["m1"]
     s.close()

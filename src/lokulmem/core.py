@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -696,6 +696,3 @@ class Engine:
         with self._lock:
             self._ensure()
             return self.storage.all_memories()
-
-    def session_ids(self) -> Mapping[str, int]:
-        return {k: v.turn for k, v in self._sessions.items()}

@@ -48,9 +48,6 @@ class EventBus:
 
         return unsubscribe
 
-    def has_subscribers(self, kind: str) -> bool:
-        return bool(self._subs.get(kind))
-
     def emit(self, kind: str, payload: Any) -> None:
         with self._lock:
             subs = list(self._subs[kind])
