@@ -4,7 +4,7 @@ Three verbs: ``augment()`` before the LLM call, ``learn()`` after it, and
 ``manage()`` for the memory panel.  See the README for a tour.
 """
 
-from .client import AsyncLokulMem, AsyncManager, LokulMem, Manager
+from .client import AsyncLokulMem, LokulMem
 from .clock import Clock, ManualClock, SystemClock
 from .config import Config, CustomType, ExtractionWeights, RetrievalWeights, SpecificityWeights
 from .embedding import CachedEmbedder, Embedder, MiniLMEmbedder
@@ -12,6 +12,7 @@ from .errors import (
     ConfigError,
     EmbeddingError,
     EmbeddingModelMismatchError,
+    ImportFormatError,
     LokulMemError,
     MemoryNotFoundError,
     ModelIntegrityError,
@@ -20,23 +21,32 @@ from .errors import (
     StoreClosedError,
     ValidationError,
 )
+from .manage import AsyncManager, Manager
 from .records import (
     AugmentResult,
+    BridgeEvent,
     Cluster,
     ContradictionEvent,
     Edge,
     Episode,
+    GroupedMemories,
+    ImportResult,
     InjectedMemory,
+    InjectionPreview,
     LearnResult,
+    Lineage,
     LokulMemDebug,
     Memory,
+    MemoryStats,
     ProgressEvent,
     QualityWalls,
+    RejectedItem,
     ScoreBreakdown,
     ScoredMemory,
     SentenceDecision,
+    TimelineDay,
 )
-from .storage import SQLiteStorage, Storage
+from .storage import MemoryQuery, SQLiteStorage, Storage
 
 __version__ = "0.1.0"
 
@@ -44,6 +54,7 @@ __all__ = [
     "AsyncLokulMem",
     "AsyncManager",
     "AugmentResult",
+    "BridgeEvent",
     "CachedEmbedder",
     "Clock",
     "Cluster",
@@ -57,8 +68,13 @@ __all__ = [
     "EmbeddingModelMismatchError",
     "Episode",
     "ExtractionWeights",
+    "GroupedMemories",
+    "ImportFormatError",
+    "ImportResult",
     "InjectedMemory",
+    "InjectionPreview",
     "LearnResult",
+    "Lineage",
     "LokulMem",
     "LokulMemDebug",
     "LokulMemError",
@@ -66,10 +82,13 @@ __all__ = [
     "ManualClock",
     "Memory",
     "MemoryNotFoundError",
+    "MemoryQuery",
+    "MemoryStats",
     "MiniLMEmbedder",
     "ModelIntegrityError",
     "ProgressEvent",
     "QualityWalls",
+    "RejectedItem",
     "RetrievalWeights",
     "SQLiteStorage",
     "SchemaVersionError",
@@ -81,6 +100,7 @@ __all__ = [
     "StorageError",
     "StoreClosedError",
     "SystemClock",
+    "TimelineDay",
     "ValidationError",
     "__version__",
 ]

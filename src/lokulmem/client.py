@@ -23,8 +23,9 @@ from .clock import Clock, SystemClock
 from .config import Config, from_options
 from .core import Engine
 from .embedding import CachedEmbedder, Embedder, MiniLMEmbedder
-from .errors import ConfigError, ValidationError
+from .errors import ConfigError
 from .events import EventBus
+from .manage import AsyncManager, Manager
 from .records import (
     AugmentResult,
     ContradictionEvent,
@@ -35,7 +36,7 @@ from .records import (
 )
 from .storage import SQLiteStorage, Storage, default_store_path
 
-__all__ = ["AsyncLokulMem", "AsyncManager", "LokulMem", "Manager", "shared_minilm"]
+__all__ = ["AsyncLokulMem", "LokulMem", "shared_minilm"]
 
 T = TypeVar("T")
 
@@ -108,64 +109,6 @@ def _build_engine(
     return engine, events
 
 
-class Manager:
-    """The memory-panel API (``memory.manage()``).
-
-    This release covers reading, pinning and event subscriptions; the full
-    PRD panel surface (list filters, search, bulk operations, export/import)
-    is tracked in the manage issue.
-    """
-
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-
-    def get(self, memory_id: str) -> Memory:
-        """The memory with ``memory_id``; :class:`MemoryNotFoundError` if none."""
-        return self._engine.get(memory_id)
-
-    def list(self, *, status: str | None = None) -> list[Memory]:
-        """Every memory (optionally of one ``status``), oldest first."""
-        if status is not None and status not in ("active", "faded", "superseded", "archived"):
-            raise ValidationError("status", f"unknown status {status!r}")
-        mems = self._engine.all_memories()
-        return [m for m in mems if status is None or m.status == status]
-
-    def _set_pinned(self, memory_id: str, pinned: bool) -> Memory:
-        m = self._engine.get(memory_id)
-        if m.pinned == pinned:
-            return m
-        updated = m.replace(pinned=pinned, updated_at=self._engine.clock.now_ms())
-        self._engine.write_memory(updated, in_index=updated.status == "active")
-        return updated
-
-    def pin(self, memory_id: str) -> Memory:
-        """Pin: λ = 0 (never decays) and retrieval priority."""
-        return self._set_pinned(memory_id, True)
-
-    def unpin(self, memory_id: str) -> Memory:
-        return self._set_pinned(memory_id, False)
-
-    def on_memory_added(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
-        return self._engine.events.subscribe("memory_added", callback)
-
-    def on_memory_updated(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
-        return self._engine.events.subscribe("memory_updated", callback)
-
-    def on_memory_deleted(self, callback: Callable[[str], object]) -> Callable[[], None]:
-        return self._engine.events.subscribe("memory_deleted", callback)
-
-    def on_memory_faded(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
-        return self._engine.events.subscribe("memory_faded", callback)
-
-    def on_contradiction_detected(
-        self, callback: Callable[[ContradictionEvent], object]
-    ) -> Callable[[], None]:
-        return self._engine.events.subscribe("contradiction_detected", callback)
-
-    def on_stats_changed(self, callback: Callable[[Any], object]) -> Callable[[], None]:
-        return self._engine.events.subscribe("stats_changed", callback)
-
-
 class LokulMem:
     """Long-term memory of one user, in one local store.
 
@@ -220,7 +163,7 @@ class LokulMem:
             },
             options=options,
         )
-        self._manager = Manager(self._engine)
+        self._manager = Manager(self._engine, store_name=store_name)
 
     @property
     def config(self) -> Config:
@@ -301,35 +244,6 @@ class LokulMem:
     def manage(self) -> Manager:
         """The memory-panel API."""
         return self._manager
-
-
-class AsyncManager:
-    """Async twin of :class:`Manager`."""
-
-    def __init__(self, manager: Manager, run: Callable[..., Any]) -> None:
-        self._m = manager
-        self._run = run
-
-    async def get(self, memory_id: str) -> Memory:
-        result: Memory = await self._run(self._m.get, memory_id)
-        return result
-
-    async def list(self, *, status: str | None = None) -> list[Memory]:
-        result: list[Memory] = await self._run(self._m.list, status=status)
-        return result
-
-    async def pin(self, memory_id: str) -> Memory:
-        result: Memory = await self._run(self._m.pin, memory_id)
-        return result
-
-    async def unpin(self, memory_id: str) -> Memory:
-        result: Memory = await self._run(self._m.unpin, memory_id)
-        return result
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("on_"):
-            return getattr(self._m, name)  # subscriptions are synchronous
-        raise AttributeError(name)
 
 
 class AsyncLokulMem:

@@ -274,6 +274,25 @@ class Config:
     #: Milliseconds a writer waits for another process's lock before failing.
     busy_timeout_ms: int = 30_000
 
+    # --- manage(): analytics and import ---
+    #: Strength bands of ``stats().strength_distribution``: strong at or above
+    #: ``strong_strength`` (a fresh memory is 1.0), weak below ``weak_strength``.
+    strong_strength: float = 1.0
+    weak_strength: float = 0.5
+    #: Numeric value of each confidence label, for ``stats().average_confidence``.
+    confidence_scores: Mapping[str, float] = field(
+        default_factory=lambda: {"high": 1.0, "medium": 0.6, "low": 0.3}
+    )
+    #: Length of the ``most_mentioned`` / ``recently_updated`` / ``recently_faded`` lists.
+    stats_top_n: int = 5
+    #: Memories in ``get_grouped().recent``.
+    grouped_recent: int = 10
+    #: Memory-pack entries whose quality score (product of the four walls) is
+    #: below this are rejected by the import quality gate.
+    import_quality_threshold: float = 0.35
+    #: Largest import document accepted (bytes of JSON).
+    max_import_bytes: int = 64 * 1024 * 1024
+
     def __post_init__(self) -> None:
         # Accept plain mappings for nested options (``retrieval_weights={...}``).
         for name, cls in (
@@ -298,6 +317,9 @@ class Config:
             tuple(CustomType.from_value(c, i) for i, c in enumerate(customs)),
         )
         object.__setattr__(self, "type_lambdas", dict(self.type_lambdas))
+        if not isinstance(self.confidence_scores, Mapping):
+            raise ConfigError("confidence_scores", "must be a mapping")
+        object.__setattr__(self, "confidence_scores", dict(self.confidence_scores))
         object.__setattr__(self, "temporal_markers", tuple(self.temporal_markers))
         self.validate()
 
@@ -314,6 +336,7 @@ class Config:
             "duplicate_similarity",
             "contradiction_similarity",
             "attribute_candidate_similarity",
+            "import_quality_threshold",
             "valence_threshold",
             "fade_threshold",
             "min_relevance",
@@ -327,6 +350,8 @@ class Config:
             "fallback_lambda",
             "high_confidence_strength",
             "medium_confidence_strength",
+            "strong_strength",
+            "weak_strength",
         ):
             _nonneg(name, getattr(self, name))
         _nonneg("base_strength", self.base_strength)
@@ -352,8 +377,17 @@ class Config:
             "max_sentences_per_message",
             "max_sentence_chars",
             "busy_timeout_ms",
+            "stats_top_n",
+            "grouped_recent",
+            "max_import_bytes",
         ):
             _posint(name, getattr(self, name))
+        if self.weak_strength > self.strong_strength:
+            raise ConfigError("weak_strength", "must not exceed strong_strength")
+        if set(self.confidence_scores) != {"high", "medium", "low"}:
+            raise ConfigError("confidence_scores", "must map exactly 'high', 'medium' and 'low'")
+        for label, value in self.confidence_scores.items():
+            _unit(f"confidence_scores.{label}", value)
         if not isinstance(self.response_buffer, int) or self.response_buffer < 0:
             raise ConfigError("response_buffer", "must be an integer >= 0")
         if self.novelty_floor >= self.novelty_ceiling:

@@ -14,13 +14,15 @@ import threading
 import time
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .analytics import summarize
 from .clock import Clock
 from .config import Config
 from .contradiction import Candidate, Verdict, judge
@@ -49,6 +51,7 @@ from .records import (
     LearnResult,
     LokulMemDebug,
     Memory,
+    MemoryStats,
     ProgressEvent,
     ProgressStage,
     Resolution,
@@ -69,10 +72,29 @@ from .retrieval import (
 )
 from .storage import Storage
 
-__all__ = ["Engine"]
+__all__ = ["Changes", "Engine"]
 
 Vector = npt.NDArray[np.float32]
 PIPELINE = ("parse", "mode-selection", "candidates", "scoring", "ranking", "packaging", "audit")
+
+
+@dataclass
+class Changes:
+    """What one manage() operation writes (see :meth:`Engine.commit`)."""
+
+    added: list[Memory] = field(default_factory=list)
+    updated: list[Memory] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    contradictions: list[ContradictionEvent] = field(default_factory=list)
+    #: Rebuild the index and drop the record cache (bulk imports, clear).
+    reload_index: bool = False
+    #: Something changed besides memories (e.g. a bridge event was stored).
+    other: bool = False
+    #: The plan wrote the memories itself (commit only updates index and events).
+    written: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.updated or self.deleted or self.reload_index or self.other)
 
 
 @dataclass
@@ -211,6 +233,11 @@ class Engine:
             )
         return s
 
+    def prototype_vectors(self) -> dict[str, Vector]:
+        """Embedded type prototypes (for classifying text without rule types)."""
+        with self._lock:
+            return self._prototype_vectors()
+
     def _prototype_vectors(self) -> dict[str, Vector]:
         if self._prototypes is None:
             groups: dict[str, tuple[str, ...]] = dict(PROTOTYPES)
@@ -242,17 +269,122 @@ class Engine:
             self._ensure()
             return self.storage.count_memories("active")
 
-    def write_memory(self, memory: Memory, *, in_index: bool) -> None:
-        """Replace one stored memory and keep the index in step (used by manage)."""
+    # -- plumbing for manage() -----------------------------------------------
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold the engine lock on a ready engine whose index is in step with the store."""
         with self._lock:
             self._ensure()
-            self.storage.update_memory(memory)
-            self._remember(memory)
-            if in_index and memory.embedding is not None:
-                self.index.add(memory.id, memory.embedding)
+            self._sync_index()
+            yield
+
+    def fetch(self, ids: Sequence[str]) -> list[Memory]:
+        """Memories by id through the record cache (order kept, unknown ids dropped)."""
+        with self.reading():
+            return self._fetch(ids)
+
+    def commit(self, plan: Callable[[], Changes]) -> Changes:
+        """Run ``plan`` inside one write transaction, then update index, cache and events.
+
+        ``plan`` reads what it needs (fresh, inside the transaction) and
+        returns the :class:`Changes`; the memories in it are written here.
+        Anything else it writes joins the same transaction.  If it or a write
+        raises, nothing is stored, the index is untouched and no event fires.
+        """
+        with self.reading():
+            with self.storage.transaction():
+                changes = plan()
+                if not changes.written:
+                    for m in changes.added:
+                        self.storage.insert_memory(m)
+                    for m in changes.updated:
+                        self.storage.update_memory(m)
+                    self.storage.delete_memories(changes.deleted)
+            if changes.reload_index:
+                self._reload_index()
             else:
-                self.index.remove(memory.id)
-        self.events.emit("memory_updated", memory)
+                for mid in changes.deleted:
+                    self.index.remove(mid)
+                    self._records.pop(mid, None)
+                for m in (*changes.added, *changes.updated):
+                    self._remember(m)
+                    if m.status == "active" and m.embedding is not None:
+                        self.index.add(m.id, m.embedding)
+                    else:
+                        self.index.remove(m.id)
+        for m in changes.added:
+            self.events.emit("memory_added", m)
+        for m in changes.updated:
+            self.events.emit("memory_updated", m)
+        for mid in changes.deleted:
+            self.events.emit("memory_deleted", mid)
+        for ev in changes.contradictions:
+            self.events.emit("contradiction_detected", ev)
+        if changes:
+            self.emit_stats()
+        return changes
+
+    def emit_stats(self) -> None:
+        """Fire ``stats_changed`` with fresh stats, if anyone listens (they cost a scan)."""
+        if self.events.has_subscribers("stats_changed"):
+            self.events.emit("stats_changed", self.stats())
+
+    def stats(self) -> MemoryStats:
+        cfg = self.config
+        with self.reading():
+            now = self.clock.now_ms()
+            rows = self.storage.stat_rows()
+            summary = summarize(rows, cfg, now)
+            n = cfg.stats_top_n
+
+            def top(
+                key: Callable[[Any], Any], keep: Callable[[Any], bool] = lambda r: True
+            ) -> tuple[Memory, ...]:
+                ids = [r["id"] for r in sorted((r for r in rows if keep(r)), key=key)[:n]]
+                return tuple(self.storage.get_memories(ids))
+
+            oldest = top(lambda r: (r["created_at"], r["id"]))
+            newest = top(lambda r: (-r["created_at"], r["id"]))
+            return MemoryStats(
+                total=summary.total,
+                active=summary.by_status["active"],
+                faded=summary.by_status["faded"],
+                archived=summary.by_status["archived"],
+                superseded=summary.by_status["superseded"],
+                pinned=summary.pinned,
+                by_type=self.storage.type_counts(),
+                average_strength=summary.average_strength,
+                average_confidence=summary.average_confidence,
+                confidence_distribution=summary.confidence_distribution,
+                strength_distribution=summary.strength_distribution,
+                most_mentioned=top(lambda r: (-r["mention_count"], -r["updated_at"], r["id"])),
+                recently_updated=top(lambda r: (-r["updated_at"], r["id"])),
+                recently_faded=top(lambda r: (-r["updated_at"], r["id"]), lambda r: r["status"] == "faded"),
+                oldest_memory=oldest[0] if oldest else None,
+                newest_memory=newest[0] if newest else None,
+                storage_used_bytes=self.storage.size_bytes(),
+                conversation_count=self.storage.conversation_count(),
+            )
+
+    def embed(self, texts: Sequence[str]) -> list[Vector]:
+        """Vectors for ``texts`` in batches of ``embedding_batch_size``."""
+        size = self.config.embedding_batch_size
+        out: list[Vector] = []
+        for start in range(0, len(texts), size):
+            out.extend(self.embedder.embed(list(texts[start : start + size])))
+        return out
+
+    def nearest(self, vec: Vector, k: int) -> list[tuple[Memory, float]]:
+        """The ``k`` active memories nearest to ``vec`` with their cosine, best first."""
+        with self.reading():
+            hits = self.index.search(vec, k)
+            found = {m.id: m for m in self._fetch([h.id for h in hits])}
+        return [(found[h.id], h.similarity) for h in hits if h.id in found]
+
+    def contradiction_candidates(self, vec: Vector, attribute: str | None) -> list[Candidate]:
+        with self.reading():
+            mems, sims = self._stage1(vec, attribute)
+        return [Candidate(mems[i], sims[i]) for i in mems]
 
     # -- learn ------------------------------------------------------------
     def learn(
@@ -316,6 +448,8 @@ class Engine:
                 self.events.emit("memory_updated", m)
         for ev in plan.contradictions:
             self.events.emit("contradiction_detected", ev)
+        if plan.new or plan.updates:
+            self.emit_stats()
         return LearnResult(
             extracted=tuple(plan.new),
             contradictions=tuple(plan.contradictions),
@@ -325,6 +459,25 @@ class Engine:
             decisions=tuple(plan.decisions),
             truncated=truncated,
         )
+
+    def _stage1(self, vec: Vector, attribute: str | None) -> tuple[dict[str, Memory], dict[str, float]]:
+        """Contradiction candidates: the nearest stored facts and the nearest same-attribute ones."""
+        cfg = self.config
+        hits = self.index.search(vec, cfg.contradiction_candidates)
+        sims: dict[str, float] = {h.id: h.similarity for h in hits}
+        mems: dict[str, Memory] = {m.id: m for m in self._fetch(list(sims))}
+        if attribute is not None:
+            # Only the nearest same-attribute facts are read in full: a store may
+            # hold hundreds of "sister.residence" facts.
+            same_ids = [i for i in self.storage.ids_by_attribute(attribute) if i not in mems]
+            same_ids = [i for i in same_ids if i in self.index]
+            ranked = sorted(
+                zip(same_ids, self.index.similarities(vec, same_ids), strict=True), key=lambda x: -x[1]
+            )[: cfg.contradiction_candidates]
+            for m in self._fetch([i for i, _ in ranked]):
+                mems[m.id] = m
+            sims.update(ranked)
+        return mems, sims
 
     def _current(self, plan: _Plan, memory: Memory) -> Memory:
         return plan.updates.get(memory.id, memory)
@@ -371,20 +524,7 @@ class Engine:
             return
         # Stage-1 candidates: nearest stored facts, same-attribute facts, and facts
         # planned earlier in this same message.
-        hits = self.index.search(vec, cfg.contradiction_candidates)
-        sims: dict[str, float] = {h.id: h.similarity for h in hits}
-        mems: dict[str, Memory] = {m.id: m for m in self._fetch(list(sims))}
-        if a.attribute is not None:
-            # Only the nearest same-attribute facts are read in full: a store may
-            # hold hundreds of "sister.residence" facts.
-            same_ids = [i for i in self.storage.ids_by_attribute(a.attribute.key) if i not in mems]
-            same_ids = [i for i in same_ids if i in self.index]
-            ranked = sorted(
-                zip(same_ids, self.index.similarities(vec, same_ids), strict=True), key=lambda x: -x[1]
-            )[: cfg.contradiction_candidates]
-            for m in self._fetch([i for i, _ in ranked]):
-                mems[m.id] = m
-            sims.update(ranked)
+        mems, sims = self._stage1(vec, a.attribute.key if a.attribute else None)
         for m in plan.new:
             if m.embedding is not None:
                 mems[m.id] = m
@@ -638,6 +778,8 @@ class Engine:
             searched = len(self.index)
         for r in reinforced:
             self.events.emit("memory_updated", r)
+        if reinforced:
+            self.emit_stats()
         messages = inject(hist, text, block)
         dbg = None
         if debug:

@@ -5,6 +5,7 @@ Every error the library raises on purpose is a :class:`LokulMemError`::
     LokulMemError
     ├── ConfigError                  a constant or option is invalid (names the field)
     ├── ValidationError              an argument of a public call is invalid (names the item)
+    │   └── ImportFormatError        an import document is malformed (names the first problem)
     ├── MemoryNotFoundError          no memory has the given id
     ├── StoreClosedError             the client was closed
     ├── StorageError                 the store cannot be opened, read or written
@@ -26,6 +27,7 @@ __all__ = [
     "ConfigError",
     "EmbeddingError",
     "EmbeddingModelMismatchError",
+    "ImportFormatError",
     "LokulMemError",
     "MemoryNotFoundError",
     "ModelIntegrityError",
@@ -56,14 +58,28 @@ class ValidationError(LokulMemError, ValueError, TypeError):
         self.item = item
 
 
-class MemoryNotFoundError(LokulMemError, KeyError):
-    """No memory with ``memory_id`` exists in the store."""
+class ImportFormatError(ValidationError):
+    """An import document is malformed; ``item`` is the path of the first problem
+    (``"memories[3].content"``).  Nothing was written."""
 
-    def __init__(self, memory_id: str) -> None:
+
+class MemoryNotFoundError(LokulMemError, KeyError):
+    """No memory with ``memory_id`` exists in the store.
+
+    For bulk operations ``memory_ids`` lists every unknown id (``memory_id``
+    is the first) and nothing was changed.
+    """
+
+    def __init__(self, memory_id: str, *more: str) -> None:
         super().__init__(memory_id)
         self.memory_id = memory_id
+        self.memory_ids: tuple[str, ...] = (memory_id, *more)
 
     def __str__(self) -> str:
+        if len(self.memory_ids) > 1:
+            shown = ", ".join(repr(i) for i in self.memory_ids[:5])
+            more = f" and {len(self.memory_ids) - 5} more" if len(self.memory_ids) > 5 else ""
+            return f"no memories with ids {shown}{more}"
         return f"no memory with id {self.memory_id!r}"
 
 

@@ -48,6 +48,11 @@ class EventBus:
 
         return unsubscribe
 
+    def has_subscribers(self, kind: str) -> bool:
+        """Whether ``kind`` has a subscriber (lets callers skip costly payloads)."""
+        with self._lock:
+            return bool(self._subs[kind])
+
     def emit(self, kind: str, payload: Any) -> None:
         with self._lock:
             subs = list(self._subs[kind])

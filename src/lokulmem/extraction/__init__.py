@@ -14,7 +14,7 @@ from .attributes import Attribute, extract_attribute, polarity_conflict
 from .classify import PROTOTYPES, classify_by_prototype, classify_by_rules
 from .features import Features, detect, specificity
 from .quality import HEDGES, quality_walls
-from .rewrite import strip_fillers, to_user_fact
+from .rewrite import strip_fillers, to_first_person, to_user_fact
 from .sentences import split_sentences
 from .valence import valence
 
@@ -37,6 +37,7 @@ __all__ = [
     "specificity",
     "split_sentences",
     "strip_fillers",
+    "to_first_person",
     "to_user_fact",
     "valence",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["strip_fillers", "to_user_fact"]
+__all__ = ["strip_fillers", "to_first_person", "to_user_fact"]
 
 _FILLERS = re.compile(
     r"^(?:(?:well|so|oh|ah|um|uh|hmm|actually|honestly|anyway|anyways|also|btw|by the way|"
@@ -101,3 +101,34 @@ def to_user_fact(sentence: str, label: str = "User") -> str:
     elif text.endswith("!"):
         text = text[:-1].rstrip("!") + "."
     return text
+
+
+_BACK_IRREGULAR = {"has": "have", "does": "do", "goes": "go", "is": "am", "doesn't": "don't"}
+
+
+def _first_person_verb(verb: str) -> str:
+    low = verb.lower()
+    if low in _BACK_IRREGULAR:
+        return _BACK_IRREGULAR[low]
+    if low in _INVARIANT or low.endswith("ed") or low.endswith("n't") or not low.endswith("s"):
+        return verb
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if re.search(r"(?:ss|sh|ch|x|z|o)es$", low):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def to_first_person(fact: str, label: str = "User") -> str:
+    """Inverse of :func:`to_user_fact`, for analysing a fact someone typed.
+
+    "User's sister lives in Rome." → "my sister lives in Rome."; "User lives
+    in Paris." → "I live in Paris."  Used when a memory's content is edited,
+    so the attribute rules (written for first-person speech) still apply.
+    """
+    name = re.escape(label)
+    text = re.sub(rf"\b{name}'s\b", "my", fact)
+    adverbs = "|".join(sorted(_ADVERBS))
+    pattern = re.compile(rf"\b{name}\s+(?P<adv>(?:(?:{adverbs})\s+)*)(?P<verb>[A-Za-z][A-Za-z'\-]*)")
+    text = pattern.sub(lambda m: f"I {m.group('adv')}{_first_person_verb(m.group('verb'))}", text)
+    return re.sub(rf"\b{name}\b", "me", text)

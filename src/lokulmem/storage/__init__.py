@@ -1,6 +1,6 @@
 """Persistence: the :class:`Storage` protocol and its SQLite implementation."""
 
-from .protocol import Storage
+from .protocol import MemoryQuery, Storage
 from .sqlite import SQLiteStorage, default_store_path
 
-__all__ = ["SQLiteStorage", "Storage", "default_store_path"]
+__all__ = ["MemoryQuery", "SQLiteStorage", "Storage", "default_store_path"]

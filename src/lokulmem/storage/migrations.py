@@ -9,14 +9,22 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-__all__ = ["LATEST_VERSION", "MIGRATIONS", "migrate"]
+__all__ = ["LATEST_VERSION", "MIGRATIONS", "fts5_available", "migrate"]
 
 
 def _run(conn: sqlite3.Connection, script: str) -> None:
     # Not executescript(): it commits first, and a migration must be atomic.
-    for statement in script.split(";"):
-        if statement.strip():
-            conn.execute(statement)
+    # Statements are cut at ";" only where SQLite says one is complete, so
+    # trigger bodies (BEGIN ...; ... END) stay whole.
+    buffer = ""
+    for piece in (script.rstrip().rstrip(";") + ";").split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \n;"):
+                conn.execute(buffer)
+            buffer = ""
+    if buffer.strip(" \n;"):
+        conn.execute(buffer)
 
 
 def m001_initial(conn: sqlite3.Connection) -> None:
@@ -128,7 +136,70 @@ def m001_initial(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (("m001_initial", m001_initial),)
+def fts5_available(conn: sqlite3.Connection) -> bool:
+    """Whether this SQLite build has the FTS5 extension."""
+    try:
+        conn.execute("CREATE VIRTUAL TABLE temp.lokulmem_fts5_probe USING fts5(x)")
+    except sqlite3.OperationalError:
+        return False
+    conn.execute("DROP TABLE temp.lokulmem_fts5_probe")
+    return True
+
+
+def m002_manage(conn: sqlite3.Connection) -> None:
+    """Full-text search over content (FTS5, kept in step by triggers) and the import log.
+
+    Without FTS5 the virtual table is not created and ``search()`` falls back
+    to ``LIKE``; a later build with FTS5 can add it by a new migration.
+    """
+    if fts5_available(conn):
+        _run(
+            conn,
+            """
+            CREATE VIRTUAL TABLE memories_fts USING fts5(
+                content, content='memories', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+            );
+            INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
+            CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+                INSERT INTO memories_fts(rowid, content) VALUES (new.rowid, new.content);
+            END;
+            CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+                INSERT INTO memories_fts(memories_fts, rowid, content)
+                VALUES ('delete', old.rowid, old.content);
+            END;
+            CREATE TRIGGER memories_fts_update AFTER UPDATE OF content ON memories
+            WHEN old.content IS NOT new.content BEGIN
+                INSERT INTO memories_fts(memories_fts, rowid, content)
+                VALUES ('delete', old.rowid, old.content);
+                INSERT INTO memories_fts(rowid, content) VALUES (new.rowid, new.content);
+            END
+            """,
+        )
+    _run(
+        conn,
+        """
+        -- Bridge events (HOM "import validation"): one audit row per import.
+        CREATE TABLE bridge_events (
+            id         TEXT PRIMARY KEY,
+            created_at INTEGER NOT NULL,
+            format     TEXT NOT NULL,        -- "lokulmem-export" | "memory-pack"
+            name       TEXT,
+            origin     TEXT,
+            imported   INTEGER NOT NULL,
+            skipped    INTEGER NOT NULL,
+            conflicts  INTEGER NOT NULL,
+            rejected   TEXT NOT NULL,        -- JSON list of {index, key, reason}
+            memory_ids TEXT NOT NULL         -- JSON list of the ids written
+        );
+        CREATE INDEX idx_bridge_events_created ON bridge_events(created_at)
+        """,
+    )
+
+
+MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
+    ("m001_initial", m001_initial),
+    ("m002_manage", m002_manage),
+)
 LATEST_VERSION = len(MIGRATIONS)
 
 

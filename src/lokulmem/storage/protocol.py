@@ -8,16 +8,43 @@ a PostgreSQL backend implements the same protocol and passes the same tests.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from ..records import Memory
+from ..records import BridgeEvent, Cluster, Edge, Episode, Memory
 
-__all__ = ["Storage"]
+__all__ = ["MemoryQuery", "OrderColumn", "Storage"]
+
+OrderColumn = Literal["created_at", "last_accessed_at", "mention_count", "updated_at", "base_strength"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryQuery:
+    """A filter over stored memories, evaluated by the backend.
+
+    ``since``/``until`` bound ``created_at`` (both inclusive, Unix ms);
+    ``types`` matches a memory having any of them; ``conversation`` matches
+    ``source_conversation_ids``.  Rows come ordered by ``order_by`` (ties by
+    id) and are sliced by ``offset``/``limit``.
+    """
+
+    types: tuple[str, ...] | None = None
+    status: str | None = None
+    pinned: bool | None = None
+    since: int | None = None
+    until: int | None = None
+    conversation: str | None = None
+    order_by: OrderColumn = "created_at"
+    descending: bool = False
+    limit: int | None = None
+    offset: int = 0
+    #: Load the vectors too (False for panels and analytics).
+    with_embedding: bool = True
 
 
 class Storage(Protocol):
@@ -62,3 +89,49 @@ class Storage(Protocol):
     def set_meta(self, key: str, value: str) -> None: ...
 
     def size_bytes(self) -> int: ...
+
+    # -- manage() -------------------------------------------------------
+    def list_memories(self, query: MemoryQuery) -> list[Memory]: ...
+
+    def search_text(self, query: str, *, limit: int) -> list[str]:
+        """Ids of memories whose content matches every word of ``query``, best first."""
+
+    def delete_memories(self, ids: Sequence[str]) -> None:
+        """Delete memories with their types, edges and cluster membership."""
+
+    def clear(self, *, keep_audit: bool = False) -> None:
+        """Delete every memory, episode, edge, cluster and (unless ``keep_audit``)
+        bridge event; ``meta`` stays."""
+
+    def existing_ids(self, ids: Sequence[str]) -> set[str]: ...
+
+    def ids_by_key(self, keys: Sequence[str]) -> dict[str, list[str]]: ...
+
+    def referencing(self, memory_id: str) -> list[Memory]:
+        """Memories whose ``superseded_by`` or ``temporal_supersedes`` is ``memory_id``."""
+
+    def stat_rows(self) -> list[Mapping[str, Any]]:
+        """Light rows (no content, no vector) of every memory, for analytics."""
+
+    def type_counts(self) -> dict[str, int]: ...
+
+    def conversation_count(self) -> int: ...
+
+    def all_episodes(self) -> list[Episode]: ...
+
+    def all_edges(self) -> list[Edge]: ...
+
+    def all_clusters(self) -> list[Cluster]: ...
+
+    def put_episode(self, episode: Episode) -> None: ...
+
+    def put_edge(self, edge: Edge) -> None: ...
+
+    def put_cluster(self, cluster: Cluster) -> None: ...
+
+    def edges_of(self, memory_id: str) -> list[Edge]: ...
+
+    def add_bridge_event(self, event: BridgeEvent) -> None: ...
+
+    def bridge_events(self) -> list[BridgeEvent]:
+        """Every stored import audit record, newest first."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import EmbeddingModelMismatchError, SchemaVersionError, StorageError
-from ..records import Memory, QualityWalls
+from ..records import BridgeEvent, Cluster, Edge, Episode, Memory, QualityWalls, RejectedItem
 from .migrations import LATEST_VERSION, migrate
+from .protocol import MemoryQuery
 
 __all__ = ["SQLiteStorage", "default_store_path"]
 
@@ -35,6 +37,9 @@ _COLUMNS = (
     "quality_substance quality_factuality quality_score attribute attribute_value metadata"
 ).split()
 _SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM memories"
+_SELECT_LIGHT = "SELECT " + ", ".join("NULL" if c == "embedding" else c for c in _COLUMNS) + " FROM memories"
+_ORDER_COLUMNS = frozenset({"created_at", "last_accessed_at", "mention_count", "updated_at", "base_strength"})
+_WORD = re.compile(r"\w+", re.UNICODE)
 _INSERT = f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
 _UPDATE = "UPDATE memories SET " + ", ".join(f"{c} = ?" for c in _COLUMNS[1:]) + " WHERE id = ?"
 
@@ -418,3 +423,321 @@ class SQLiteStorage:
             free = self._c.execute("PRAGMA freelist_count").fetchone()[0]
             size = self._c.execute("PRAGMA page_size").fetchone()[0]
         return int((pages - free) * size)
+
+    # -- manage() -------------------------------------------------------
+    @property
+    def has_fts(self) -> bool:
+        """Whether full-text search uses FTS5 (else a ``LIKE`` scan)."""
+        with self._lock:
+            row = self._c.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memories_fts'"
+            ).fetchone()
+        return row is not None
+
+    def list_memories(self, query: MemoryQuery) -> list[Memory]:
+        where: list[str] = []
+        params: list[Any] = []
+        if query.types is not None:
+            if not query.types:
+                return []
+            marks = ",".join("?" * len(query.types))
+            where.append(f"id IN (SELECT memory_id FROM memory_types WHERE type IN ({marks}))")
+            params.extend(query.types)
+        if query.status is not None:
+            where.append("status = ?")
+            params.append(query.status)
+        if query.pinned is not None:
+            where.append("pinned = ?")
+            params.append(int(query.pinned))
+        if query.since is not None:
+            where.append("created_at >= ?")
+            params.append(query.since)
+        if query.until is not None:
+            where.append("created_at <= ?")
+            params.append(query.until)
+        if query.conversation is not None:
+            where.append(
+                "(source_session = ? OR EXISTS (SELECT 1 FROM json_each(memories.source_conversation_ids) "
+                "WHERE json_each.value = ?))"
+            )
+            params.extend([query.conversation, query.conversation])
+        if query.order_by not in _ORDER_COLUMNS:
+            raise StorageError(f"cannot order by {query.order_by!r}")
+        direction = "DESC" if query.descending else "ASC"
+        sql = (_SELECT if query.with_embedding else _SELECT_LIGHT) + (
+            " WHERE " + " AND ".join(where) if where else ""
+        )
+        sql += f" ORDER BY {query.order_by} {direction}, id {direction}"
+        if query.limit is not None or query.offset:
+            sql += " LIMIT ? OFFSET ?"
+            params.extend([-1 if query.limit is None else query.limit, query.offset])
+        with self._lock:
+            rows = self._c.execute(sql, params).fetchall()
+        return [row_to_memory(r) for r in rows]
+
+    def search_text(self, query: str, *, limit: int) -> list[str]:
+        words = _WORD.findall(query)
+        if not words:
+            return []
+        with self._lock:
+            if self.has_fts:
+                # Each word quoted (no FTS syntax from user input), prefix-matched, all required.
+                match = " ".join('"' + w.replace('"', '""') + '"*' for w in words)
+                rows = self._c.execute(
+                    "SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+                    "WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts), m.created_at LIMIT ?",
+                    (match, limit),
+                ).fetchall()
+            else:  # pragma: no cover - SQLite built without FTS5
+                clauses = " AND ".join("content LIKE ? ESCAPE '\\'" for _ in words)
+                likes = ["%" + w.replace("%", "\\%").replace("_", "\\_") + "%" for w in words]
+                rows = self._c.execute(
+                    f"SELECT id FROM memories WHERE {clauses} ORDER BY created_at LIMIT ?", (*likes, limit)
+                ).fetchall()
+        return [r[0] for r in rows]
+
+    def delete_memories(self, ids: Sequence[str]) -> None:
+        if not ids:
+            return
+        with self.transaction():
+            conn = self._c
+            gone = set(ids)
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                conn.execute(f"DELETE FROM memory_types WHERE memory_id IN ({marks})", chunk)
+                conn.execute(f"DELETE FROM edges WHERE from_id IN ({marks}) OR to_id IN ({marks})", chunk * 2)
+                conn.execute(f"DELETE FROM memories WHERE id IN ({marks})", chunk)
+            for cid, members in conn.execute("SELECT id, member_ids FROM clusters").fetchall():
+                kept = [m for m in json.loads(members) if m not in gone]
+                if len(kept) != len(json.loads(members)):
+                    conn.execute("UPDATE clusters SET member_ids = ? WHERE id = ?", (json.dumps(kept), cid))
+
+    def clear(self, *, keep_audit: bool = False) -> None:
+        with self.transaction():
+            tables = ["memory_types", "edges", "clusters", "episodes", "memories"]
+            if not keep_audit:
+                tables.append("bridge_events")
+            for table in tables:
+                self._c.execute(f"DELETE FROM {table}")
+
+    def existing_ids(self, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                found.update(
+                    r[0] for r in self._c.execute(f"SELECT id FROM memories WHERE id IN ({marks})", chunk)
+                )
+        return found
+
+    def ids_by_key(self, keys: Sequence[str]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                chunk = list(keys[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                for key, mid in self._c.execute(
+                    f"SELECT key, id FROM memories WHERE key IN ({marks}) ORDER BY created_at, id", chunk
+                ):
+                    out.setdefault(key, []).append(mid)
+        return out
+
+    def referencing(self, memory_id: str) -> list[Memory]:
+        with self._lock:
+            rows = self._c.execute(
+                _SELECT + " WHERE superseded_by = ? OR temporal_supersedes = ? ORDER BY created_at, id",
+                (memory_id, memory_id),
+            ).fetchall()
+        return [row_to_memory(r) for r in rows]
+
+    def stat_rows(self) -> list[Mapping[str, Any]]:
+        cols = (
+            "id types base_strength confidence mention_count pinned created_at updated_at "
+            "last_reinforced status"
+        ).split()
+        with self._lock:
+            rows = self._c.execute(f"SELECT {', '.join(cols)} FROM memories").fetchall()
+        out: list[Mapping[str, Any]] = []
+        for r in rows:
+            d = dict(zip(cols, r, strict=True))
+            d["types"] = tuple(json.loads(d["types"]))
+            d["pinned"] = bool(d["pinned"])
+            out.append(d)
+        return out
+
+    def type_counts(self) -> dict[str, int]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT type, COUNT(*) FROM memory_types GROUP BY type ORDER BY type"
+            ).fetchall()
+        return {t: int(n) for t, n in rows}
+
+    def conversation_count(self) -> int:
+        with self._lock:
+            row = self._c.execute(
+                "SELECT COUNT(DISTINCT value) FROM ("
+                " SELECT json_each.value AS value FROM memories, json_each(memories.source_conversation_ids)"
+                " UNION SELECT source_session FROM memories WHERE source_session != '')"
+            ).fetchone()
+        return int(row[0])
+
+    # episodes, edges, clusters ------------------------------------------
+    def all_episodes(self) -> list[Episode]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, summary, embedding, memories_extracted, started_at, ended_at, turn_count, "
+                "emotional_valence, topics FROM episodes ORDER BY started_at, id"
+            ).fetchall()
+        return [
+            Episode(
+                id=r[0],
+                summary=r[1],
+                embedding=_blob_to_vec(r[2]),
+                memories_extracted=tuple(json.loads(r[3])),
+                started_at=r[4],
+                ended_at=r[5],
+                turn_count=r[6],
+                emotional_valence=r[7],
+                topics=tuple(json.loads(r[8])),
+            )
+            for r in rows
+        ]
+
+    def put_episode(self, episode: Episode) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT OR REPLACE INTO episodes(id, summary, embedding, memories_extracted, started_at, "
+                "ended_at, turn_count, emotional_valence, topics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    episode.id,
+                    episode.summary,
+                    _vec_to_blob(episode.embedding),
+                    json.dumps(list(episode.memories_extracted)),
+                    episode.started_at,
+                    episode.ended_at,
+                    episode.turn_count,
+                    episode.emotional_valence,
+                    json.dumps(list(episode.topics)),
+                ),
+            )
+
+    def all_edges(self) -> list[Edge]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, from_id, to_id, weight, shared_entities, created_at, last_updated "
+                "FROM edges ORDER BY id"
+            ).fetchall()
+        return [_row_to_edge(r) for r in rows]
+
+    def edges_of(self, memory_id: str) -> list[Edge]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, from_id, to_id, weight, shared_entities, created_at, last_updated "
+                "FROM edges WHERE from_id = ? OR to_id = ? ORDER BY weight DESC, id",
+                (memory_id, memory_id),
+            ).fetchall()
+        return [_row_to_edge(r) for r in rows]
+
+    def put_edge(self, edge: Edge) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT OR REPLACE INTO edges(id, from_id, to_id, weight, shared_entities, created_at, "
+                "last_updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    edge.id,
+                    edge.from_id,
+                    edge.to_id,
+                    edge.weight,
+                    json.dumps(list(edge.shared_entities)),
+                    edge.created_at,
+                    edge.last_updated,
+                ),
+            )
+
+    def all_clusters(self) -> list[Cluster]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, centroid, member_ids, label, last_recomputed FROM clusters ORDER BY id"
+            ).fetchall()
+        return [
+            Cluster(
+                id=r[0],
+                centroid=_blob_to_vec(r[1]),
+                member_ids=tuple(json.loads(r[2])),
+                label=r[3],
+                last_recomputed=r[4],
+            )
+            for r in rows
+        ]
+
+    def put_cluster(self, cluster: Cluster) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT OR REPLACE INTO clusters(id, centroid, member_ids, label, last_recomputed) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    cluster.id,
+                    _vec_to_blob(cluster.centroid),
+                    json.dumps(list(cluster.member_ids)),
+                    cluster.label,
+                    cluster.last_recomputed,
+                ),
+            )
+
+    # bridge events --------------------------------------------------------
+    def add_bridge_event(self, event: BridgeEvent) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT INTO bridge_events(id, created_at, format, name, origin, imported, skipped, "
+                "conflicts, rejected, memory_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    event.id,
+                    event.created_at,
+                    event.format,
+                    event.name,
+                    event.origin,
+                    event.imported,
+                    event.skipped,
+                    event.conflicts,
+                    json.dumps(
+                        [{"index": r.index, "key": r.key, "reason": r.reason} for r in event.rejected]
+                    ),
+                    json.dumps(list(event.memory_ids)),
+                ),
+            )
+
+    def bridge_events(self) -> list[BridgeEvent]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, created_at, format, name, origin, imported, skipped, conflicts, rejected, "
+                "memory_ids FROM bridge_events ORDER BY created_at DESC, rowid DESC"
+            ).fetchall()
+        return [
+            BridgeEvent(
+                id=r[0],
+                created_at=r[1],
+                format=r[2],
+                name=r[3],
+                origin=r[4],
+                imported=r[5],
+                skipped=r[6],
+                conflicts=r[7],
+                rejected=tuple(RejectedItem(**x) for x in json.loads(r[8])),
+                memory_ids=tuple(json.loads(r[9])),
+            )
+            for r in rows
+        ]
+
+
+def _row_to_edge(r: Sequence[Any]) -> Edge:
+    return Edge(
+        id=r[0],
+        from_id=r[1],
+        to_id=r[2],
+        weight=r[3],
+        shared_entities=tuple(json.loads(r[4])),
+        created_at=r[5],
+        last_updated=r[6],
+    )
