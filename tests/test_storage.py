@@ -164,3 +164,62 @@ def test_reembed_switches_the_store_to_another_model(store_path: Path, embedder)
         assert "Berlin" in mem.augment("I live in Berlin", []).context
     with pytest.raises(EmbeddingModelMismatchError):
         LokulMem(path=store_path, embedder=embedder).init()
+
+
+def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) -> None:
+    from lokulmem.storage.migrations import m001_initial
+
+    conn = sqlite3.connect(store_path, isolation_level=None)
+    conn.execute("BEGIN")
+    m001_initial(conn)
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("COMMIT")
+    conn.close()
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    s.insert_memory(_memory(id="new", content="User plays chess."))
+    s.close()
+    # Turn it back into a version-1 store that already holds a row: m002 must index it.
+    conn = sqlite3.connect(store_path, isolation_level=None)
+    conn.execute("DROP TABLE memories_fts")
+    for trig in ("memories_fts_insert", "memories_fts_delete", "memories_fts_update"):
+        conn.execute(f"DROP TRIGGER {trig}")
+    conn.execute("DROP TABLE bridge_events")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    assert s.has_fts and s.search_text("chess", limit=5) == ["new"]
+    assert s.bridge_events() == []
+    s.close()
+    assert [name for name, _ in MIGRATIONS] == ["m001_initial", "m002_manage"]
+
+
+def test_query_and_search_primitives(store_path: Path) -> None:
+    from lokulmem import MemoryQuery
+
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    for i, (content, types, status) in enumerate(
+        [
+            ("User lives in Berlin.", ("location",), "active"),
+            ("User's café is in Zürich.", ("location", "preference"), "archived"),
+            ("User likes 100% dark chocolate.", ("preference",), "active"),
+        ]
+    ):
+        s.insert_memory(
+            _memory(id=f"m{i}", content=content, types=types, status=status, created_at=i, pinned=False)
+        )
+    assert [m.id for m in s.list_memories(MemoryQuery(types=("preference",)))] == ["m1", "m2"]
+    assert [m.id for m in s.list_memories(MemoryQuery(status="active", descending=True))] == ["m2", "m0"]
+    light = s.list_memories(MemoryQuery(with_embedding=False, limit=1, offset=1))
+    assert [m.id for m in light] == ["m1"] and light[0].embedding is None
+    assert s.list_memories(MemoryQuery(types=())) == []
+    assert s.search_text("zurich cafe", limit=5) == ["m1"]  # diacritics folded
+    assert s.search_text("100%", limit=5) == ["m2"]
+    assert s.search_text('"*', limit=5) == []
+    assert s.type_counts() == {"location": 2, "preference": 2}
+    assert s.conversation_count() == 2
+    s.delete_memories(["m0", "m1"])
+    assert s.search_text("berlin", limit=5) == [] and s.type_counts() == {"preference": 1}
+    s.close()

@@ -939,7 +939,6 @@ class Manager:
                 if old is not None:
                     counts["conflicts"] += 1
                     if not self._wins(strategy, old, m.updated_at):
-                        counts["skipped"] += 1
                         rejected.append(RejectedItem(index=e.index, key=e.key, reason="kept existing memory"))
                         continue
                     m = m.replace(
@@ -957,9 +956,7 @@ class Manager:
             if replace:
                 changes.deleted = sorted(before - set(written))
             counts["imported"] = len(written)
-            counts["skipped"] += len(rejected) - sum(
-                1 for r in rejected if r.reason == "kept existing memory"
-            )
+            counts["skipped"] = len(rejected)  # every entry not written has a reason
             storage.add_bridge_event(
                 BridgeEvent(
                     id=event_id,
