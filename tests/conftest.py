@@ -39,6 +39,7 @@ def make_mem(
         options.setdefault("path", tmp_path / f"store{len(made)}.sqlite")
         options.setdefault("clock", clock)
         options.setdefault("embedder", embedder)
+        options.setdefault("executor", "inline")  # deterministic; thread mode is tested explicitly
         m = LokulMem(**options)
         m.init()
         made.append(m)

@@ -185,6 +185,8 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     for trig in ("memories_fts_insert", "memories_fts_delete", "memories_fts_update"):
         conn.execute(f"DROP TRIGGER {trig}")
     conn.execute("DROP TABLE bridge_events")
+    conn.execute("DROP INDEX idx_memories_status_faded")
+    conn.execute("ALTER TABLE memories DROP COLUMN faded_at")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     s = SQLiteStorage(store_path)
@@ -192,7 +194,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     assert s.has_fts and s.search_text("chess", limit=5) == ["new"]
     assert s.bridge_events() == []
     s.close()
-    assert [name for name, _ in MIGRATIONS] == ["m001_initial", "m002_manage"]
+    assert [name for name, _ in MIGRATIONS] == ["m001_initial", "m002_manage", "m003_lifecycle"]
 
 
 def test_query_and_search_primitives(store_path: Path) -> None:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .config import Config
-from .decay import confidence_label, memory_lambda, strength_at
-from .decay import hours_between as _hours
+from .decay import confidence_label
+from .lifecycle import row_strength
 from .records import Memory
 
 __all__ = ["Summary", "summarize"]
@@ -32,12 +32,6 @@ class Summary:
     strength_distribution: Mapping[str, int]
 
 
-def _row_strength(row: Mapping[str, Any], now_ms: int, config: Config) -> float:
-    lam = memory_lambda(row["types"], config, pinned=row["pinned"])
-    since = row["last_reinforced"] or row["created_at"]
-    return strength_at(row["base_strength"], lam, _hours(since, now_ms), config.decay_model)
-
-
 def summarize(rows: Sequence[Mapping[str, Any]], config: Config, now_ms: int) -> Summary:
     """Summarise ``Storage.stat_rows()`` at ``now_ms``."""
     by_status = {"active": 0, "faded": 0, "superseded": 0, "archived": 0}
@@ -51,7 +45,7 @@ def summarize(rows: Sequence[Mapping[str, Any]], config: Config, now_ms: int) ->
         pinned += bool(row["pinned"])
         if row["status"] != "active":
             continue
-        s = _row_strength(row, now_ms, config)
+        s = row_strength(row, now_ms, config)
         strength_sum += s
         bands[
             "strong" if s >= config.strong_strength else "weak" if s < config.weak_strength else "medium"

@@ -30,6 +30,7 @@ from .records import (
     AugmentResult,
     ContradictionEvent,
     LearnResult,
+    MaintenanceReport,
     Memory,
     Message,
     ProgressEvent,
@@ -63,6 +64,7 @@ def _build_engine(
     token_counter: Callable[[str], int] | None,
     config: Config | None,
     session_id: str | None,
+    executor: Literal["thread", "inline"],
     callbacks: dict[str, Callable[[Any], object] | None],
     options: dict[str, Any],
 ) -> tuple[Engine, EventBus]:
@@ -91,6 +93,8 @@ def _build_engine(
         raise ConfigError("token_counter", "must be callable")
     if clock is not None and not isinstance(clock, Clock):
         raise ConfigError("clock", "must have a now_ms() method")
+    if executor not in ("thread", "inline"):
+        raise ConfigError("executor", f"unknown executor {executor!r} (use 'thread' or 'inline')")
     events = EventBus()
     for kind, cb in callbacks.items():
         if cb is not None:
@@ -105,6 +109,7 @@ def _build_engine(
         events=events,
         token_counter=token_counter,
         default_session=session_id,
+        executor=executor,
     )
     return engine, events
 
@@ -118,7 +123,10 @@ class LokulMem:
     :class:`~lokulmem.Embedder`), ``clock`` (injectable time), ``token_counter``
     (your LLM's tokenizer; fallback ``ceil(len/4)``), ``config`` plus any
     :class:`~lokulmem.Config` field as a keyword (``extraction_threshold=0.5``),
-    ``session_id`` (default session for ``learn``), and the PRD callbacks.
+    ``session_id`` (default session for ``learn``), ``executor`` (``"thread"``,
+    default: the maintenance sweep and clustering run on a background thread;
+    ``"inline"``: on the caller's thread, deterministic, for tests and
+    scripts), and the PRD callbacks.
     Unknown or invalid options raise :class:`~lokulmem.ConfigError`.
     ``init()`` runs on first use if not called.
     """
@@ -134,6 +142,7 @@ class LokulMem:
         token_counter: Callable[[str], int] | None = None,
         config: Config | None = None,
         session_id: str | None = None,
+        executor: Literal["thread", "inline"] = "thread",
         on_memory_added: Callable[[Memory], object] | None = None,
         on_memory_updated: Callable[[Memory], object] | None = None,
         on_memory_deleted: Callable[[str], object] | None = None,
@@ -152,6 +161,7 @@ class LokulMem:
             token_counter=token_counter,
             config=config,
             session_id=session_id,
+            executor=executor,
             callbacks={
                 "memory_added": on_memory_added,
                 "memory_updated": on_memory_updated,
@@ -245,6 +255,19 @@ class LokulMem:
         """The memory-panel API."""
         return self._manager
 
+    def maintenance(self, *, sweep: bool | None = True, cluster: bool | None = None) -> MaintenanceReport:
+        """Run the maintenance sweep (and clustering, if due) now, on this thread.
+
+        ``sweep``/``cluster``: ``True`` forces, ``False`` skips, ``None`` runs
+        it only if due.  Does nothing (``ran=False``) while another process
+        holds the maintenance lease.  Faded memories fire ``on_memory_faded``.
+        """
+        return self._engine.maintenance(sweep=sweep, cluster=cluster)
+
+    def wait_for_maintenance(self, timeout: float | None = None) -> None:
+        """Wait until background maintenance queued so far has finished (``executor="thread"``)."""
+        self._engine.wait_for_maintenance(timeout)
+
 
 class AsyncLokulMem:
     """Async twin of :class:`LokulMem`: same options, same results, awaitable.
@@ -324,3 +347,11 @@ class AsyncLokulMem:
 
     def manage(self) -> AsyncManager:
         return self._manager
+
+    async def maintenance(
+        self, *, sweep: bool | None = True, cluster: bool | None = None
+    ) -> MaintenanceReport:
+        return await self._run(self._sync.maintenance, sweep=sweep, cluster=cluster)
+
+    async def wait_for_maintenance(self, timeout: float | None = None) -> None:
+        await self._run(self._sync.wait_for_maintenance, timeout)

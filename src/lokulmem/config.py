@@ -253,6 +253,25 @@ class Config:
     #: Search switches to an ANN index above this many vectors (later; exact until then).
     hnsw_threshold: int = 3000
 
+    # --- lifecycle: maintenance sweep and clustering (PRD §6 layer 2, §14) ---
+    #: learn() runs a sweep when the last one (by any process) is older than this.
+    sweep_interval_hours: float = 1.0
+    #: Seconds a maintenance lease lasts; a crashed holder blocks others at most this long.
+    lease_ttl_seconds: float = 60.0
+    #: Retrieval bonus for memories in the query's nearest cluster.
+    cluster_bonus: float = 0.05
+    #: Clustering re-runs at session start when more memories than this were added since.
+    cluster_min_new: int = 10
+    #: K = max(cluster_min_k, floor(sqrt(active / cluster_k_divisor))).
+    cluster_min_k: int = 3
+    cluster_k_divisor: float = 2.0
+    #: Lloyd iterations at most (stops earlier when assignments are stable).
+    cluster_max_iterations: int = 50
+    #: Seed of the k-means++ initialisation (same store + seed → same clusters).
+    cluster_seed: int = 0
+    #: Words in a cluster's label (key terms of its most central memory).
+    cluster_label_terms: int = 3
+
     # --- embedding ---
     embedding_cache_size: int = 1000
     embedding_batch_size: int = 32
@@ -352,6 +371,9 @@ class Config:
             "medium_confidence_strength",
             "strong_strength",
             "weak_strength",
+            "sweep_interval_hours",
+            "lease_ttl_seconds",
+            "cluster_bonus",
         ):
             _nonneg(name, getattr(self, name))
         _nonneg("base_strength", self.base_strength)
@@ -379,9 +401,21 @@ class Config:
             "busy_timeout_ms",
             "stats_top_n",
             "grouped_recent",
+            "cluster_min_k",
+            "cluster_max_iterations",
+            "cluster_label_terms",
             "max_import_bytes",
         ):
             _posint(name, getattr(self, name))
+        if not isinstance(self.cluster_min_new, int) or self.cluster_min_new < 0:
+            raise ConfigError("cluster_min_new", "must be an integer >= 0")
+        if not isinstance(self.cluster_seed, int):
+            raise ConfigError("cluster_seed", "must be an integer")
+        _nonneg("cluster_k_divisor", self.cluster_k_divisor)
+        if self.cluster_k_divisor <= 0:
+            raise ConfigError("cluster_k_divisor", "must be > 0")
+        if self.lease_ttl_seconds <= 0:
+            raise ConfigError("lease_ttl_seconds", "must be > 0")
         if self.weak_strength > self.strong_strength:
             raise ConfigError("weak_strength", "must not exceed strong_strength")
         if set(self.confidence_scores) != {"high", "medium", "low"}:

@@ -10,14 +10,16 @@ state and the events are updated only after it commits.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -44,12 +46,15 @@ from .extraction import (
     novelty as novelty_of,
 )
 from .index import BruteForceIndex
+from .maintenance import holder_id, run_maintenance, sweep_due
 from .records import (
     AugmentResult,
+    Cluster,
     ContradictionEvent,
     InjectedMemory,
     LearnResult,
     LokulMemDebug,
+    MaintenanceReport,
     Memory,
     MemoryStats,
     ProgressEvent,
@@ -73,6 +78,8 @@ from .retrieval import (
 from .storage import Storage
 
 __all__ = ["Changes", "Engine"]
+
+logger = logging.getLogger("lokulmem")
 
 Vector = npt.NDArray[np.float32]
 PIPELINE = ("parse", "mode-selection", "candidates", "scoring", "ranking", "packaging", "audit")
@@ -135,6 +142,7 @@ class Engine:
         events: EventBus,
         token_counter: Callable[[str], int] | None = None,
         default_session: str | None = None,
+        executor: Literal["thread", "inline"] = "thread",
     ) -> None:
         self.config = config
         self.storage = storage
@@ -153,6 +161,20 @@ class Engine:
         self._records: OrderedDict[str, Memory] = OrderedDict()
         self._ready = False
         self._closed = False
+        self.executor = executor
+        self.holder = holder_id()
+        # Background work (maintenance, clustering) in "thread" mode: one worker.
+        self._bg: ThreadPoolExecutor | None = None
+        self._bg_futures: list[Future[MaintenanceReport]] = []
+        # Memories faded by any sweep since the last learn() returned them.
+        self._pending_faded: list[Memory] = []
+        self._clusters: list[Cluster] = []
+        self._centroids: Vector | None = None
+        if executor == "inline":
+            logger.info(
+                "lokulmem executor='inline': maintenance sweeps and clustering run on the "
+                "caller's thread (init() and some learn() calls wait for them)"
+            )
 
     # -- lifecycle ------------------------------------------------------
     @property
@@ -175,16 +197,107 @@ class Engine:
             self.storage.open(embedding_model=self.embedder.model_id, dimension=self.embedder.dimension)
             self._reload_index()
             self._progress("storage", 1.0)
-            self._progress("maintenance", 1.0)
             self._ready = True
-            self._progress("ready", 1.0)
+            self._progress("maintenance", 0.0)
+        # Outside the lock: in "thread" mode the sweep runs beside the caller.
+        self.schedule_maintenance(on_done=lambda: self._progress("maintenance", 1.0))
+        self._progress("ready", 1.0)
 
     def close(self) -> None:
+        """Wait for background maintenance, then close the store."""
+        bg = self._bg
+        if bg is not None:
+            bg.shutdown(wait=True)
         with self._lock:
             if not self._closed:
                 self.storage.close()
                 self._closed = True
                 self._ready = False
+
+    # -- maintenance -----------------------------------------------------------
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """The engine lock on a ready engine (for maintenance writes)."""
+        with self._lock:
+            self._ensure()
+            yield
+
+    def maintenance(self, *, sweep: bool | None = True, cluster: bool | None = None) -> MaintenanceReport:
+        """Run maintenance now, on this thread (see :mod:`lokulmem.maintenance`)."""
+        with self._lock:
+            self._ensure()
+            self._sync_index()
+        return run_maintenance(self, sweep=sweep, cluster=cluster)
+
+    def schedule_maintenance(
+        self,
+        *,
+        sweep: bool | None = None,
+        cluster: bool | None = None,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        """Run maintenance inline, or queue it on the background thread (errors are logged)."""
+
+        def task() -> MaintenanceReport:
+            try:
+                if self._closed:
+                    return MaintenanceReport(ran=False, skipped_reason="closed")
+                return self.maintenance(sweep=sweep, cluster=cluster)
+            except Exception:
+                logger.exception("lokulmem maintenance failed (the store is unchanged)")
+                return MaintenanceReport(ran=False, skipped_reason="failed")
+            finally:
+                if on_done is not None:
+                    on_done()
+
+        if self.executor == "inline":
+            task()
+            return
+        with self._lock:
+            if self._bg is None:
+                self._bg = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lokulmem-maintenance")
+            self._bg_futures = [f for f in self._bg_futures if not f.done()]
+            self._bg_futures.append(self._bg.submit(task))
+
+    def wait_for_maintenance(self, timeout: float | None = None) -> None:
+        """Block until queued background maintenance has finished."""
+        with self._lock:
+            pending = list(self._bg_futures)
+        for f in pending:
+            f.result(timeout=timeout)
+
+    def after_sweep(self, faded: Sequence[Memory], purged: Sequence[str]) -> None:
+        """Index, cache and events after a committed sweep (called with the lock held)."""
+        for m in faded:
+            self.index.remove(m.id)
+            self._remember(m)
+        for mid in purged:
+            self.index.remove(mid)
+            self._records.pop(mid, None)
+        self._pending_faded.extend(faded)
+        for m in faded:
+            self.events.emit("memory_faded", m)
+        for mid in purged:
+            self.events.emit("memory_deleted", mid)
+        if faded or purged:
+            self.emit_stats()
+
+    def after_clustering(self) -> None:
+        self._load_clusters()
+        self._records.clear()  # members' cluster_id changed
+
+    def clusters(self) -> list[Cluster]:
+        return list(self._clusters)
+
+    def _load_clusters(self) -> None:
+        dim = self.embedder.dimension
+        self._clusters = [
+            c for c in self.storage.all_clusters() if c.centroid is not None and c.centroid.shape == (dim,)
+        ]
+        if self._clusters:
+            self._centroids = np.stack([c.centroid for c in self._clusters if c.centroid is not None])
+        else:
+            self._centroids = None
 
     def _progress(self, stage: ProgressStage, progress: float) -> None:
         self.events.emit("progress", ProgressEvent(stage=stage, progress=progress))
@@ -197,6 +310,7 @@ class Engine:
 
     def _reload_index(self) -> None:
         self.index.reset(self.storage.active_vectors())
+        self._load_clusters()
         self._records.clear()
         self._data_version = self.storage.data_version()
 
@@ -414,6 +528,7 @@ class Engine:
             if not text.strip():
                 return LearnResult(total_memories=self.storage.count_memories("active"))
             sid = session_id or self.default_session
+            new_session = sid not in self._sessions
             state = self._session(sid)
             now = self.clock.now_ms()
             self._sync_index()
@@ -450,10 +565,15 @@ class Engine:
             self.events.emit("contradiction_detected", ev)
         if plan.new or plan.updates:
             self.emit_stats()
+        # Session start: cluster if enough was added; any learn: sweep if due.
+        if new_session or sweep_due(self, now):
+            self.schedule_maintenance(cluster=None if new_session else False)
+        with self._lock:
+            faded, self._pending_faded = tuple(self._pending_faded), []
         return LearnResult(
             extracted=tuple(plan.new),
             contradictions=tuple(plan.contradictions),
-            faded=(),
+            faded=faded,
             total_memories=total,
             reinforced=tuple(plan.updates[i] for i in plan.reinforced),
             decisions=tuple(plan.decisions),
@@ -726,12 +846,18 @@ class Engine:
                 zip(ids, [h.similarity for h in hits] + self.index.similarities(qvec, pinned), strict=True)
             )
             memories = self._fetch(ids)
+            topic: str | None = None
+            if self._centroids is not None:
+                topic = self._clusters[int(np.argmax(self._centroids @ qvec))].id
             scored: list[tuple[Memory, float, Any]] = []
             for m in memories:
                 if m.embedding is None or m.status != "active":
                     continue
                 cont = max((float(m.embedding @ tv) for tv in turn_vecs), default=0.0)
-                b = breakdown(m, similarity=sims[m.id], continuity=cont, now_ms=now, config=cfg)
+                bonus = cfg.cluster_bonus if topic is not None and m.cluster_id == topic else 0.0
+                b = breakdown(
+                    m, similarity=sims[m.id], continuity=cont, now_ms=now, config=cfg, cluster_bonus=bonus
+                )
                 scored.append((m, sims[m.id], b))
             scored.sort(key=lambda x: (-(x[0].pinned and x[2].total > floor), -x[2].total))
 

@@ -31,6 +31,7 @@ __all__ = [
     "LearnResult",
     "Lineage",
     "LokulMemDebug",
+    "MaintenanceReport",
     "Memory",
     "MemoryStats",
     "MemoryStatus",
@@ -131,6 +132,8 @@ class Memory:
     attribute: str | None = None
     attribute_value: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    #: When the maintenance sweep marked it faded (purged ``purge_after_days`` later).
+    faded_at: int | None = None
 
     @property
     def quality_score(self) -> float:
@@ -473,3 +476,22 @@ class BridgeEvent:
     conflicts: int
     rejected: tuple[RejectedItem, ...] = ()
     memory_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class MaintenanceReport:
+    """What one maintenance run did (``LokulMem.maintenance()``)."""
+
+    #: False when another process held the maintenance lease, or nothing was due.
+    ran: bool
+    #: Why it did not run (``"lease held by another process"``, ``"not due"``).
+    skipped_reason: str | None = None
+    #: Memories that faded in this run (strength below ``fade_threshold``).
+    faded: tuple[Memory, ...] = ()
+    #: Ids deleted for good (faded for ``purge_after_days``).
+    purged: tuple[str, ...] = ()
+    #: Whether k-means ran, and how many clusters the store has after this run.
+    clustered: bool = False
+    clusters: int = 0
+    sweep_ms: float = 0.0
+    cluster_ms: float = 0.0

@@ -432,6 +432,7 @@ def memory_from_json(obj: object, path: str, dimension: int | None = None) -> Me
         attribute=r.str_("attribute"),
         attribute_value=r.str_("attribute_value"),
         metadata=r.mapping("metadata"),
+        faded_at=r.int_("faded_at", None, nullable=True),
     )
 
 

@@ -115,3 +115,16 @@ JOB_WORDS = frozenset(
 
 DIETS = frozenset("vegetarian vegan pescatarian carnivore keto gluten-free lactose-intolerant".split())
 RELATIONSHIP_STATUSES = frozenset("married single divorced engaged widowed separated dating".split())
+
+#: Function words left out of cluster labels and other key-term lists.
+STOPWORDS = frozenset(
+    """
+    a an the and or but if then so of in on at to for from by with about as into over under
+    is am are was were be been being has have had do does did doing will would can could
+    shall should may might must not no nor very too also just really quite still now
+    i me my mine we us our you your he him his she her they them their it its this that
+    these those there here what when where why how who whom which than some any all each
+    every both few more most other such own same only again ever never always often
+    user user's likes like loves love lives live works work prefers prefer uses use
+    """.split()
+)

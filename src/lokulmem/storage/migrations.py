@@ -196,9 +196,21 @@ def m002_manage(conn: sqlite3.Connection) -> None:
     )
 
 
+def m003_lifecycle(conn: sqlite3.Connection) -> None:
+    """When a memory faded (purge runs ``purge_after_days`` later)."""
+    _run(
+        conn,
+        """
+        ALTER TABLE memories ADD COLUMN faded_at INTEGER;
+        CREATE INDEX idx_memories_status_faded ON memories(status, faded_at)
+        """,
+    )
+
+
 MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("m001_initial", m001_initial),
     ("m002_manage", m002_manage),
+    ("m003_lifecycle", m003_lifecycle),
 )
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -133,5 +133,17 @@ class Storage(Protocol):
 
     def add_bridge_event(self, event: BridgeEvent) -> None: ...
 
+    # -- lifecycle ------------------------------------------------------
+    def acquire_lease(self, name: str, holder: str, *, ttl_s: float, now_s: float) -> bool:
+        """Atomically take the named lease unless another holder's is unexpired."""
+
+    def release_lease(self, name: str, holder: str) -> None: ...
+
+    def max_rowid(self) -> int: ...
+
+    def count_rows_after(self, rowid: int) -> int: ...
+
+    def replace_clusters(self, clusters: Sequence[Cluster]) -> None: ...
+
     def bridge_events(self) -> list[BridgeEvent]:
         """Every stored import audit record, newest first."""

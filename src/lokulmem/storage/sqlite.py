@@ -34,7 +34,7 @@ _COLUMNS = (
     "last_accessed_at last_reinforced status superseded_by superseded_at supersession_type "
     "temporal_supersedes source_session source_turn source_conversation_ids entities "
     "source_text source project_id track key kind quality_form quality_filter "
-    "quality_substance quality_factuality quality_score attribute attribute_value metadata"
+    "quality_substance quality_factuality quality_score attribute attribute_value metadata faded_at"
 ).split()
 _SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM memories"
 _SELECT_LIGHT = "SELECT " + ", ".join("NULL" if c == "embedding" else c for c in _COLUMNS) + " FROM memories"
@@ -108,6 +108,7 @@ def memory_to_row(m: Memory) -> tuple[Any, ...]:
         m.attribute,
         m.attribute_value,
         json.dumps(dict(m.metadata), sort_keys=True),
+        m.faded_at,
     )
 
 
@@ -155,6 +156,7 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         attribute=d["attribute"],
         attribute_value=d["attribute_value"],
         metadata=json.loads(d["metadata"]),
+        faded_at=d["faded_at"],
     )
 
 
@@ -239,7 +241,7 @@ class SQLiteStorage:
             )
 
     def reembed(self, embedder: Any, *, batch_size: int = 64) -> int:
-        """Re-embed every memory with ``embedder`` and record its model id.
+        """Re-embed every memory (and episode) with ``embedder`` and record its model id.
 
         The path out of :class:`EmbeddingModelMismatchError`: open the store
         with ``SQLiteStorage(path)`` (not yet opened) and call this; one
@@ -263,6 +265,19 @@ class SQLiteStorage:
                     "UPDATE memories SET embedding = ? WHERE id = ?",
                     [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
                 )
+            episodes = self._c.execute("SELECT id, summary FROM episodes ORDER BY rowid").fetchall()
+            for start in range(0, len(episodes), batch_size):
+                chunk = episodes[start : start + batch_size]
+                vecs = embedder.embed([r[1] for r in chunk])
+                self._c.executemany(
+                    "UPDATE episodes SET embedding = ? WHERE id = ?",
+                    [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
+                )
+            # Clusters are derived from the old vectors: drop them; the next
+            # maintenance run recomputes them in the new space.
+            self._c.execute("DELETE FROM clusters")
+            self._c.execute("UPDATE memories SET cluster_id = NULL WHERE cluster_id IS NOT NULL")
+            self._c.execute("DELETE FROM meta WHERE key = 'clusters:last_rowid'")
             self.set_meta("embedding_model", embedder.model_id)
             self.set_meta("embedding_dimension", str(embedder.dimension))
         return len(rows)
@@ -555,7 +570,7 @@ class SQLiteStorage:
     def stat_rows(self) -> list[Mapping[str, Any]]:
         cols = (
             "id types base_strength confidence mention_count pinned created_at updated_at "
-            "last_reinforced status"
+            "last_reinforced status faded_at"
         ).split()
         with self._lock:
             rows = self._c.execute(f"SELECT {', '.join(cols)} FROM memories").fetchall()
@@ -582,6 +597,62 @@ class SQLiteStorage:
                 " UNION SELECT source_session FROM memories WHERE source_session != '')"
             ).fetchone()
         return int(row[0])
+
+    # lifecycle --------------------------------------------------------------
+    def acquire_lease(self, name: str, holder: str, *, ttl_s: float, now_s: float) -> bool:
+        """Take (or renew) the lease ``name`` for ``holder`` unless another holder's is unexpired.
+
+        The lease is a row ``lease:<name>`` in ``meta`` holding the holder and
+        its expiry (wall-clock seconds); a crashed holder's lease simply expires.
+        """
+        key = f"lease:{name}"
+        with self.transaction():
+            row = self._c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                try:
+                    held = json.loads(row[0])
+                    other, expires = str(held["holder"]), float(held["expires_s"])
+                except (ValueError, KeyError, TypeError):
+                    other, expires = "", 0.0  # unreadable lease: treat as expired
+                if other != holder and expires > now_s:
+                    return False
+            self.set_meta(key, json.dumps({"holder": holder, "expires_s": now_s + ttl_s}))
+        return True
+
+    def release_lease(self, name: str, holder: str) -> None:
+        key = f"lease:{name}"
+        with self.transaction():
+            row = self._c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                try:
+                    mine = json.loads(row[0]).get("holder") == holder
+                except (ValueError, AttributeError):
+                    mine = False
+                if mine:
+                    self._c.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    def max_rowid(self) -> int:
+        with self._lock:
+            row = self._c.execute("SELECT COALESCE(MAX(rowid), 0) FROM memories").fetchone()
+        return int(row[0])
+
+    def count_rows_after(self, rowid: int) -> int:
+        """Memories inserted after the row ``rowid`` (rowids only grow on insert)."""
+        with self._lock:
+            row = self._c.execute("SELECT COUNT(*) FROM memories WHERE rowid > ?", (rowid,)).fetchone()
+        return int(row[0])
+
+    def replace_clusters(self, clusters: Sequence[Cluster]) -> None:
+        """Store ``clusters`` as the only clusters and set ``cluster_id`` on their members."""
+        with self.transaction():
+            conn = self._c
+            conn.execute("DELETE FROM clusters")
+            conn.execute("UPDATE memories SET cluster_id = NULL WHERE cluster_id IS NOT NULL")
+            for c in clusters:
+                self.put_cluster(c)
+                conn.executemany(
+                    "UPDATE memories SET cluster_id = ? WHERE id = ?", [(c.id, m) for m in c.member_ids]
+                )
 
     # episodes, edges, clusters ------------------------------------------
     def all_episodes(self) -> list[Episode]:

@@ -1,0 +1,200 @@
+"""The maintenance sweep and clustering, run under a lease shared by every process.
+
+A run (``Engine.maintenance``):
+
+1. takes the ``maintenance`` lease (a ``meta`` row with holder and expiry, in
+   a short write transaction).  If another live process holds it, nothing is
+   done; if that process crashed, its lease expires after
+   ``lease_ttl_seconds`` and the next caller takes over;
+2. sweep (when forced, or when the last sweep by any process is older than
+   ``sweep_interval_hours``): reads light rows, plans with
+   :func:`lokulmem.lifecycle.plan_sweep`, then in **one** transaction
+   re-checks each planned memory against its current row (a memory
+   reinforced meanwhile is left alone), fades and purges, and records the
+   sweep time.  Killed at any point, the store holds either all of it or
+   none of it, and a rerun is idempotent;
+3. clustering (when forced, when there are no clusters yet, or when more
+   than ``cluster_min_new`` memories were inserted since the last run):
+   k-means over the active vectors outside any transaction, then the
+   clusters and every member's ``cluster_id`` replaced in one transaction;
+4. releases the lease.
+
+Time for decay is the engine's clock (injectable); lease expiry is wall-clock
+time, because it is about whether a process is alive.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import socket
+import time
+import uuid
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .clustering import choose_k, kmeans, label_terms
+from .lifecycle import plan_sweep, should_fade
+from .records import Cluster, MaintenanceReport, Memory
+
+if TYPE_CHECKING:
+    from .core import Engine
+
+__all__ = ["LEASE", "SWEEP_COUNT", "run_maintenance"]
+
+logger = logging.getLogger("lokulmem.maintenance")
+
+LEASE = "maintenance"
+_LAST_SWEEP = "maintenance:last_sweep_ms"
+#: How many sweeps have run on this store, by any process (observability, tests).
+SWEEP_COUNT = "maintenance:sweeps"
+_CLUSTER_ROWID = "clusters:last_rowid"
+#: Members read to pick shared terms for a cluster's label.
+_LABEL_SAMPLE = 20
+
+
+def holder_id() -> str:
+    """Identifies this engine as a lease holder: host, pid and a random suffix."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def sweep_due(engine: Engine, now_ms: int) -> bool:
+    last = engine.storage.get_meta(_LAST_SWEEP)
+    if last is None:
+        return True
+    return (now_ms - int(last)) >= engine.config.sweep_interval_hours * 3_600_000 or now_ms < int(last)
+
+
+def clustering_due(engine: Engine) -> bool:
+    last = engine.storage.get_meta(_CLUSTER_ROWID)
+    if last is None:
+        return engine.storage.count_memories("active") > 0
+    return engine.storage.count_rows_after(int(last)) > engine.config.cluster_min_new
+
+
+def run_maintenance(
+    engine: Engine, *, sweep: bool | None = None, cluster: bool | None = None
+) -> MaintenanceReport:
+    """One maintenance run.  ``None`` means "if due"; ``True`` forces, ``False`` skips.
+
+    The caller (``Engine``) holds no lock: the lock is taken only around the
+    writes and the index/cache updates, so ``learn()`` and ``augment()`` wait
+    at most for one short transaction.
+    """
+    storage, cfg = engine.storage, engine.config
+    if not storage.acquire_lease(LEASE, engine.holder, ttl_s=cfg.lease_ttl_seconds, now_s=time.time()):
+        return MaintenanceReport(ran=False, skipped_reason="lease held by another process")
+    try:
+        now = engine.clock.now_ms()
+        faded: tuple[Memory, ...] = ()
+        purged: tuple[str, ...] = ()
+        sweep_ms = cluster_ms = 0.0
+        ran_sweep = sweep if sweep is not None else sweep_due(engine, now)
+        if ran_sweep:
+            t0 = time.perf_counter()
+            faded, purged = _sweep(engine, now)
+            sweep_ms = (time.perf_counter() - t0) * 1000
+        ran_cluster = cluster if cluster is not None else clustering_due(engine)
+        n_clusters = 0
+        if ran_cluster:
+            t0 = time.perf_counter()
+            n_clusters = _cluster(engine, now)
+            cluster_ms = (time.perf_counter() - t0) * 1000
+        else:
+            n_clusters = len(engine.clusters())
+        if not (ran_sweep or ran_cluster):
+            return MaintenanceReport(ran=False, skipped_reason="not due", clusters=n_clusters)
+        return MaintenanceReport(
+            ran=True,
+            faded=faded,
+            purged=purged,
+            clustered=bool(ran_cluster),
+            clusters=n_clusters,
+            sweep_ms=sweep_ms,
+            cluster_ms=cluster_ms,
+        )
+    finally:
+        storage.release_lease(LEASE, engine.holder)
+
+
+def _sweep(engine: Engine, now: int) -> tuple[tuple[Memory, ...], tuple[str, ...]]:
+    storage, cfg = engine.storage, engine.config
+    plan = plan_sweep(storage.stat_rows(), cfg, now)
+    faded: list[Memory] = []
+    purged: list[str] = []
+    with engine.locked(), storage.transaction():
+        # Re-check against the rows as they are now: another call may have
+        # reinforced, pinned or deleted a memory since the plan was made.
+        for m in storage.get_memories(plan.fade):
+            row = {
+                "status": m.status,
+                "pinned": m.pinned,
+                "types": m.types,
+                "base_strength": m.base_strength,
+                "last_reinforced": m.last_reinforced,
+                "created_at": m.created_at,
+            }
+            if should_fade(row, now, cfg):
+                f = m.replace(status="faded", faded_at=now, updated_at=now)
+                storage.update_memory(f)
+                faded.append(f)
+        present = storage.existing_ids(plan.purge)
+        purged = [i for i in plan.purge if i in present]
+        storage.delete_memories(purged)
+        storage.set_meta(_LAST_SWEEP, str(now))
+        storage.set_meta(SWEEP_COUNT, str(int(storage.get_meta(SWEEP_COUNT) or 0) + 1))
+    engine.after_sweep(faded, purged)
+    return tuple(faded), tuple(purged)
+
+
+def _cluster(engine: Engine, now: int) -> int:
+    storage, cfg = engine.storage, engine.config
+    mark = storage.max_rowid()
+    items = list(storage.active_vectors())
+    clusters: list[Cluster] = []
+    if items:
+        ids = [i for i, _ in items]
+        x = np.stack([v for _, v in items]).astype(np.float32)
+        distinct = len(np.unique(x.round(6), axis=0))
+        k = min(choose_k(len(ids), min_k=cfg.cluster_min_k, divisor=cfg.cluster_k_divisor), distinct)
+        result = kmeans(x, k, max_iterations=cfg.cluster_max_iterations, seed=cfg.cluster_seed)
+        for c in range(result.centroids.shape[0]):
+            rows = np.flatnonzero(result.labels == c)
+            members = [ids[r] for r in rows]
+            sims = x[rows] @ result.centroids[c]
+            order = [members[j] for j in np.argsort(-sims)]
+            texts = {m.id: m.content for m in storage.get_memories(order[:_LABEL_SAMPLE])}
+            central = texts.get(order[0], "")
+            label = label_terms(
+                central,
+                [texts[i] for i in order[1:_LABEL_SAMPLE] if i in texts],
+                terms=cfg.cluster_label_terms,
+                user_label=cfg.user_label,
+            )
+            centroid = result.centroids[c].copy()
+            centroid.setflags(write=False)
+            clusters.append(
+                Cluster(
+                    id=f"cluster-{uuid.uuid4()}",
+                    centroid=centroid,
+                    member_ids=tuple(members),
+                    label=label,
+                    last_recomputed=now,
+                )
+            )
+    with engine.locked(), storage.transaction():
+        # Memories that stopped being active between the read and now keep no cluster.
+        still = storage.existing_ids([m for c in clusters for m in c.member_ids])
+        clusters = [
+            dataclasses.replace(c, member_ids=tuple(m for m in c.member_ids if m in still)) for c in clusters
+        ]
+        clusters = [c for c in clusters if c.member_ids]
+        storage.replace_clusters(clusters)
+        storage.set_meta(_CLUSTER_ROWID, str(mark))
+        storage.set_meta("clusters:summary", json.dumps({"k": len(clusters), "at": now}))
+    engine.after_clustering()
+    logger.debug("clustered %d memories into %d clusters", len(items), len(clusters))
+    return len(clusters)
