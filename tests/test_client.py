@@ -197,7 +197,11 @@ def test_recurrence_counts_earlier_sentences_of_the_session(mem: LokulMem) -> No
 def test_progress_order_inline(embedder: MiniLMEmbedder, clock: ManualClock, tmp_path: Path) -> None:
     stages: list[ProgressEvent] = []
     with LokulMem(
-        path=tmp_path / "p.sqlite", embedder=embedder, clock=clock, executor="inline", on_progress=stages.append
+        path=tmp_path / "p.sqlite",
+        embedder=embedder,
+        clock=clock,
+        executor="inline",
+        on_progress=stages.append,
     ):
         assert [e.stage for e in stages if e.progress == 1.0] == [
             "worker",

@@ -13,8 +13,9 @@ A run (``Engine.maintenance``):
    reinforced meanwhile is left alone), fades and purges, and records the
    sweep time.  Killed at any point, the store holds either all of it or
    none of it, and a rerun is idempotent;
-3. clustering (when forced, when there are no clusters yet, or when more
-   than ``cluster_min_new`` memories were inserted since the last run):
+3. clustering (when forced, or when more than ``cluster_min_new``
+   memories were inserted since the last run, counting from the first
+   memory if it never ran):
    k-means over the active vectors outside any transaction, then the
    clusters and every member's ``cluster_id`` replaced in one transaction;
 4. releases the lease.
@@ -69,10 +70,8 @@ def sweep_due(engine: Engine, now_ms: int) -> bool:
 
 
 def clustering_due(engine: Engine) -> bool:
-    last = engine.storage.get_meta(_CLUSTER_ROWID)
-    if last is None:
-        return engine.storage.count_memories("active") > 0
-    return engine.storage.count_rows_after(int(last)) > engine.config.cluster_min_new
+    last = engine.storage.get_meta(_CLUSTER_ROWID)  # never run: every memory is new
+    return engine.storage.count_rows_after(int(last or 0)) > engine.config.cluster_min_new
 
 
 def run_maintenance(

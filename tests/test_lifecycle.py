@@ -1,0 +1,240 @@
+"""Maintenance sweep (fade, purge), clustering and the lease, with an injectable clock."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from lokulmem import Cluster, Edge, LokulMem, ManualClock, Memory, MiniLMEmbedder
+from lokulmem.clock import MS_PER_DAY, MS_PER_HOUR
+from lokulmem.clustering import choose_k, kmeans, label_terms
+from lokulmem.config import Config
+from lokulmem.lifecycle import plan_sweep
+from lokulmem.maintenance import LEASE, SWEEP_COUNT
+
+PREF_LAMBDA = Config().type_lambdas["preference"]
+#: Hours until an unreinforced preference (base 1.0) drops below the 0.1 fade threshold.
+FADE_HOURS = math.log(1.0 / 0.1) / PREF_LAMBDA
+
+
+def _row(**kw: Any) -> dict[str, Any]:
+    base = dict(
+        id="m",
+        types=("preference",),
+        base_strength=1.0,
+        confidence="medium",
+        mention_count=0,
+        pinned=False,
+        created_at=0,
+        updated_at=0,
+        last_reinforced=0,
+        status="active",
+        faded_at=None,
+    )
+    base.update(kw)
+    return base
+
+
+def test_plan_sweep_is_pure_and_follows_lambda() -> None:
+    cfg = Config()
+    just_before = int((FADE_HOURS - 1) * MS_PER_HOUR)
+    just_after = int((FADE_HOURS + 1) * MS_PER_HOUR)
+    assert plan_sweep([_row()], cfg, just_before).fade == ()
+    assert plan_sweep([_row()], cfg, just_after).fade == ("m",)
+    assert plan_sweep([_row(pinned=True)], cfg, 10 * just_after).fade == ()
+    assert plan_sweep([_row(status="superseded")], cfg, just_after).fade == ()
+    assert plan_sweep([_row(types=("identity",))], cfg, just_after).fade == ()  # λ 0.0001: years
+    faded = _row(status="faded", faded_at=1000)
+    assert plan_sweep([faded], cfg, 1000 + 30 * MS_PER_DAY - 1).purge == ()
+    assert plan_sweep([faded], cfg, 1000 + 30 * MS_PER_DAY).purge == ("m",)
+    legacy = _row(status="faded", faded_at=None, updated_at=5)
+    assert plan_sweep([legacy], cfg, 5 + 30 * MS_PER_DAY).purge == ("m",)
+
+
+def test_memory_fades_when_lambda_predicts_then_is_purged(mem: LokulMem, clock: ManualClock) -> None:
+    mg = mem.manage()
+    faded_events: list[Memory] = []
+    deleted: list[str] = []
+    mg.on_memory_faded(faded_events.append)
+    mg.on_memory_deleted(deleted.append)
+    (coffee,) = mem.learn("I prefer oat milk lattes.").extracted
+    (name,) = mem.learn("My name is Priya.").extracted
+    assert coffee.types == ("preference",) and "identity" in name.types
+    (pinned,) = mem.learn("I enjoy jazz records.").extracted
+    mg.pin(pinned.id)
+    other = mem.learn("I like green tea.").extracted[0]
+    storage = mem.engine.storage
+    storage.put_edge(Edge(id="e", from_id=coffee.id, to_id=name.id, weight=1.0))
+    storage.put_cluster(Cluster(id="c", member_ids=(coffee.id, name.id), label="x"))
+    start = clock.now_ms()
+
+    clock.set(start + int((FADE_HOURS - 2) * MS_PER_HOUR))
+    report = mem.maintenance()
+    assert report.ran and report.faded == () and mg.get(coffee.id).status == "active"
+
+    clock.set(start + int((FADE_HOURS + 2) * MS_PER_HOUR))
+    # learn() runs the due sweep (inline executor) and reports what faded in it.
+    result = mem.learn("I bought a new bicycle helmet for commuting.")
+    assert {m.id for m in result.faded} == {coffee.id, other.id}
+    assert {m.id for m in faded_events} == {coffee.id, other.id}
+    gone = mg.get(coffee.id)
+    assert gone.status == "faded" and gone.faded_at == clock.now_ms()
+    assert mg.get(pinned.id).status == "active" and mg.get(name.id).status == "active"
+    assert coffee.id not in mem.engine.index
+    assert "oat milk" not in mem.augment("What coffee do I like?").context
+    assert mem.learn("I have a cat.").faded == ()  # reported once
+
+    faded_at = gone.faded_at
+    assert faded_at is not None
+    clock.set(faded_at + 30 * MS_PER_DAY - MS_PER_HOUR)
+    assert mem.maintenance().purged == ()
+    clock.set(faded_at + 30 * MS_PER_DAY)
+    report = mem.maintenance()
+    assert set(report.purged) == {coffee.id, other.id} and set(deleted) == {coffee.id, other.id}
+    assert storage.get_memory(coffee.id) is None
+    assert storage.all_edges() == []
+    assert storage.all_clusters()[0].member_ids == (name.id,)
+    # Pinned memories never fade, whatever the time.
+    clock.advance(days=3650)
+    mem.maintenance()
+    assert mg.get(pinned.id).status == "active"
+
+
+def test_sweep_rechecks_rows_changed_after_planning(
+    mem: LokulMem, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lokulmem.maintenance as maint
+
+    (m,) = mem.learn("I prefer oat milk lattes.").extracted
+    clock.advance(hours=FADE_HOURS + 5)
+    real = maint.plan_sweep
+
+    def plan_then_reinforce(rows: Any, cfg: Config, now: int) -> Any:
+        plan = real(rows, cfg, now)
+        mem.manage().pin(m.id)  # another call wins the race
+        return plan
+
+    monkeypatch.setattr(maint, "plan_sweep", plan_then_reinforce)
+    assert mem.maintenance().faded == ()
+    assert mem.manage().get(m.id).status == "active"
+
+
+def test_clustering_assigns_members_and_bonus_shows_in_debug(mem: LokulMem, clock: ManualClock) -> None:
+    facts = [
+        "I love hiking in the Alps.",
+        "I go trail running every weekend.",
+        "I climb at the bouldering gym.",
+        "I cycle to work every day.",
+        "I swim laps on Tuesdays.",
+        "I bake sourdough bread.",
+        "I love Thai green curry.",
+        "I cook ramen from scratch.",
+        "I make fresh pasta on Sundays.",
+        "I grow basil for pesto.",
+        "I work as a data engineer.",
+        "I write Python at my job.",
+        "I maintain Kafka pipelines at work.",
+        "I lead a team of four engineers.",
+        "I review pull requests every morning.",
+    ]
+    for f in facts:
+        mem.learn(f, session_id="s1")
+    report = mem.maintenance(cluster=True)
+    assert report.clustered and report.clusters == choose_k(15) == 3
+    clusters = mem.engine.storage.all_clusters()
+    members = [i for c in clusters for i in c.member_ids]
+    assert sorted(members) == sorted(m.id for m in mem.manage().list(status="active"))
+    assert all(c.label and c.last_recomputed == clock.now_ms() for c in clusters)
+    for c in clusters:
+        for m in mem.engine.storage.get_memories(list(c.member_ids)):
+            assert m.cluster_id == c.id
+    result = mem.augment("Any ideas for dinner tonight?", debug=True)
+    assert result.debug is not None
+    bonus = [s for s in result.debug.candidates if s.breakdown.cluster > 0]
+    assert bonus and all(s.breakdown.cluster == pytest.approx(0.05) for s in bonus)
+    topic = {s.memory.cluster_id for s in bonus}
+    assert len(topic) == 1
+    for s in result.debug.candidates:
+        assert s.score == pytest.approx(
+            s.breakdown.semantic
+            + s.breakdown.recency
+            + s.breakdown.strength
+            + s.breakdown.continuity
+            + s.breakdown.cluster
+        )
+    assert any("topic cluster" in i.reason for i in result.debug.injected if i.score_breakdown.cluster)
+
+
+def test_clustering_runs_at_session_start_after_ten_new(mem: LokulMem) -> None:
+    for i in range(12):
+        mem.learn(f"My friend number {i} is called Name{i}x and lives in town {i}.", session_id="a")
+    assert mem.engine.storage.all_clusters() == []  # session "a" started with an empty store
+    mem.learn("I like board games.", session_id="b")  # a new session: more than 10 new → cluster
+    clusters = mem.engine.storage.all_clusters()
+    assert sum(c.member_count for c in clusters) == 13
+    before = {c.id for c in mem.engine.storage.all_clusters()}
+    mem.learn("I like card games too.", session_id="c")  # only 1 new since: no re-run
+    assert {c.id for c in mem.engine.storage.all_clusters()} == before
+
+
+def test_kmeans_small_and_degenerate_inputs() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2, 8)).astype(np.float32)
+    r = kmeans(x, choose_k(2))  # K = 3 > 2 memories: each is its own cluster
+    assert sorted(r.labels.tolist()) == [0, 1] and r.centroids.shape == (2, 8)
+    same = np.ones((5, 8), dtype=np.float32)
+    r = kmeans(same, 3)
+    assert r.centroids.shape[0] == 1 and set(r.labels.tolist()) == {0}
+    r = kmeans(np.zeros((0, 8), dtype=np.float32), 3)
+    assert r.labels.size == 0 and choose_k(0) == 0
+    # Deterministic for a seed.
+    y = rng.normal(size=(200, 16)).astype(np.float32)
+    assert np.array_equal(kmeans(y, 5, seed=3).labels, kmeans(y, 5, seed=3).labels)
+    assert choose_k(1000) == 22 and choose_k(10) == 3
+    assert label_terms("User loves hiking in the Alps.", ["User went hiking."]) == "hiking Alps"
+
+
+def test_clustering_fewer_memories_than_k(mem: LokulMem) -> None:
+    mem.learn("I live in Oslo.")
+    mem.learn("I play the cello.")
+    assert mem.maintenance(cluster=True).clusters == 2
+    mem.manage().clear()
+    assert mem.maintenance(cluster=True).clusters == 0
+
+
+def test_lease_blocks_a_second_holder_until_it_expires(
+    make_mem: Callable[..., LokulMem], tmp_path: Path
+) -> None:
+    a = make_mem(path=tmp_path / "lease.sqlite", lease_ttl_seconds=0.5)
+    storage = a.engine.storage
+    now = time.time()
+    assert storage.acquire_lease(LEASE, "someone-else", ttl_s=0.5, now_s=now)
+    report = a.maintenance()
+    assert not report.ran and report.skipped_reason == "lease held by another process"
+    assert storage.acquire_lease(LEASE, "someone-else", ttl_s=0.5, now_s=now)  # renewal by the holder
+    time.sleep(0.6)
+    assert a.maintenance().ran  # expired: taken over
+    assert storage.get_meta(f"lease:{LEASE}") is None  # released after the run
+
+
+def test_thread_executor_runs_maintenance_in_background(
+    embedder: MiniLMEmbedder, clock: ManualClock, tmp_path: Path
+) -> None:
+    path = tmp_path / "t.sqlite"
+    with LokulMem(path=path, embedder=embedder, clock=clock, executor="inline") as seed:
+        for f in ("I prefer oat milk lattes.", "I like green tea.", "My name is Priya."):
+            seed.learn(f)
+    clock.advance(hours=FADE_HOURS + 5)
+    faded: list[Memory] = []
+    with LokulMem(path=path, embedder=embedder, clock=clock, on_memory_faded=faded.append) as mem:
+        mem.wait_for_maintenance(30)
+        assert len(faded) == 2
+        assert mem.engine.storage.get_meta(SWEEP_COUNT) == "2"
+        # The next learn() reports what the background sweep faded.
+        assert {m.id for m in mem.learn("I have a bicycle.").faded} == {m.id for m in faded}
