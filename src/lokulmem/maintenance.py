@@ -137,9 +137,8 @@ def _sweep(engine: Engine, now: int) -> tuple[tuple[Memory, ...], tuple[str, ...
                 "created_at": m.created_at,
             }
             if should_fade(row, now, cfg):
-                f = m.replace(status="faded", faded_at=now, updated_at=now)
-                storage.update_memory(f)
-                faded.append(f)
+                faded.append(m.replace(status="faded", faded_at=now, updated_at=now))
+        storage.mark_faded([m.id for m in faded], now)
         present = storage.existing_ids(plan.purge)
         purged = [i for i in plan.purge if i in present]
         storage.delete_memories(purged)

@@ -631,6 +631,15 @@ class SQLiteStorage:
                 if mine:
                     self._c.execute("DELETE FROM meta WHERE key = ?", (key,))
 
+    def mark_faded(self, ids: Sequence[str], now_ms: int) -> None:
+        """Set ``status="faded"``, ``faded_at`` and ``updated_at`` on active memories among ``ids``."""
+        with self.transaction():
+            self._c.executemany(
+                "UPDATE memories SET status = 'faded', faded_at = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'active'",
+                [(now_ms, now_ms, i) for i in ids],
+            )
+
     def max_rowid(self) -> int:
         with self._lock:
             row = self._c.execute("SELECT COALESCE(MAX(rowid), 0) FROM memories").fetchone()
