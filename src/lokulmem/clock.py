@@ -47,10 +47,10 @@ class ManualClock:
         with self._lock:
             self._now = int(now_ms)
 
-    def advance(self, *, days: float = 0.0, hours: float = 0.0, ms: int = 0) -> int:
+    def advance(self, *, days: float = 0.0, hours: float = 0.0, seconds: float = 0.0, ms: int = 0) -> int:
         """Move forward and return the new time."""
-        if days < 0 or hours < 0 or ms < 0:
+        if days < 0 or hours < 0 or seconds < 0 or ms < 0:
             raise ValueError("ManualClock.advance only moves forward")
         with self._lock:
-            self._now += int(days * MS_PER_DAY + hours * MS_PER_HOUR) + int(ms)
+            self._now += int(days * MS_PER_DAY + hours * MS_PER_HOUR + seconds * 1000) + int(ms)
             return self._now

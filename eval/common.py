@@ -1,0 +1,40 @@
+"""Shared helpers of the evaluations: tables, the JSON line, a quiet model."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from lokulmem import MiniLMEmbedder
+from lokulmem.client import shared_minilm
+
+__all__ = ["emit", "model", "pct", "table"]
+
+
+def model() -> MiniLMEmbedder:
+    m = shared_minilm()
+    m.load()
+    return m
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:5.1f}"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> None:
+    cells = [[str(h) for h in headers], *[[str(c) for c in r] for r in rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    if title:
+        print(f"\n{title}")
+    for j, r in enumerate(cells):
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))
+        if j == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def emit(figures: dict[str, Any]) -> None:
+    """The last line of every evaluation: one JSON object with every figure."""
+    sys.stdout.flush()
+    print(json.dumps(figures, sort_keys=True))

@@ -1,0 +1,239 @@
+"""Retrieval on LoCoMo: evidence recall@k of what lokulmem injects, against raw turns.
+
+    python -m eval.locomo PATH [PATH ...] [--limit N] [--questions N] [--k 1 5 10 25]
+
+**Replay protocol.**  One fresh store per conversation.  Sessions are played
+in order with the clock set to each session's date (plus 30 s per turn), so
+decay, recency and temporal coexistence act as in real life.  LoCoMo is a
+dialogue between two people and both are remembered: each turn is learned
+as a *user* message of its speaker, through a client whose ``user_label`` is
+that speaker's name (two clients on the same store file), so "I went to a
+support group" becomes "Caroline went to a support group."; the session id
+is ``<sample>-session<N>``.  Each stored or reinforced memory remembers the
+``dia_id`` of every turn that produced it (its provenance).  Questions are
+asked after the last session, in the state the replay left.
+
+**Metrics.**  For each question with evidence, retrieve k memories and map
+them to their dia_ids; recall = |evidence ∩ retrieved| / |evidence|,
+averaged over questions (evidence ids that are not turns of the
+conversation are dropped; a question left with none is skipped), per
+category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5
+adversarial) and overall, at each k.  Session recall: the same over the
+sessions of the evidence.  Three retrievers:
+
+* ``augment``: what ``augment()`` would inject (``get_injection_preview``
+  with ``max_memories=k``: composite score, floor, pinned first, token
+  budget), i.e. the product path;
+* ``semantic``: ``manage().semantic_search(question, k)``;
+* ``raw-turns``: the plain baseline, every turn embedded as ``"speaker:
+  text"`` with the same model, exact cosine (same names, same questions).
+
+Also: memories stored per turn, tokens injected per question (top 10 and
+top ``max(k)``), and replay/query time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lokulmem import LokulMem, ManualClock, MiniLMEmbedder
+
+from .common import emit, model, pct, table
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+RETRIEVERS = ("augment", "semantic", "raw-turns")
+_SESSION = re.compile(r"^session_(\d+)$")
+
+
+def session_time(text: str) -> int:
+    """ "1:56 pm on 8 May, 2023" → Unix ms (UTC)."""
+    when = dt.datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=dt.UTC)
+    return int(when.timestamp() * 1000)
+
+
+def sessions(conv: dict[str, Any]) -> list[tuple[int, int, list[dict[str, Any]]]]:
+    """(number, time ms, turns) in order."""
+    out = []
+    for key, turns in conv.items():
+        m = _SESSION.match(key)
+        if m and isinstance(turns, list) and turns:
+            out.append((int(m.group(1)), session_time(conv[f"{key}_date_time"]), turns))
+    return sorted(out)
+
+
+def session_of(dia_id: str) -> str:
+    return dia_id.split(":")[0]
+
+
+def recall(evidence: set[str], retrieved: Sequence[set[str]], k: int) -> float:
+    got: set[str] = set()
+    for ids in retrieved[:k]:
+        got |= ids
+    return len(evidence & got) / len(evidence)
+
+
+class Replay:
+    """One conversation replayed into a fresh store, with provenance."""
+
+    def __init__(self, sample: dict[str, Any], embedder: MiniLMEmbedder, tmp: Path, **options: Any) -> None:
+        conv = sample["conversation"]
+        self.sample_id = sample["sample_id"]
+        self.clock = ManualClock()
+        self.turns: dict[str, str] = {}
+        self.provenance: dict[str, set[str]] = defaultdict(set)
+        path = tmp / f"{self.sample_id}.sqlite"
+        self.clients = {
+            name: LokulMem(
+                path=path, embedder=embedder, clock=self.clock, executor="inline", user_label=name, **options
+            )
+            for name in (conv["speaker_a"], conv["speaker_b"])
+        }
+        self.sessions = sessions(conv)
+        self.n_turns = 0
+
+    def play(self) -> None:
+        for number, when, turns in self.sessions:
+            self.clock.set(when)
+            sid = f"{self.sample_id}-session{number}"
+            for turn in turns:
+                text = str(turn.get("text", "")).strip()
+                speaker, dia = turn["speaker"], turn["dia_id"]
+                self.turns[dia] = f"{speaker}: {text}"
+                self.n_turns += 1
+                if text:
+                    result = self.clients[speaker].learn(text, session_id=sid)
+                    for m in (*result.extracted, *result.reinforced):
+                        self.provenance[m.id].add(dia)
+                self.clock.advance(seconds=30)
+        self.clock.advance(hours=1)
+
+    @property
+    def asker(self) -> LokulMem:
+        return next(iter(self.clients.values()))
+
+    def close(self) -> None:
+        for c in self.clients.values():
+            c.close()
+
+
+def evaluate(paths: Sequence[str], *, limit: int | None, questions: int | None, ks: Sequence[int]) -> dict[str, Any]:
+    embedder = model()
+    data: list[dict[str, Any]] = []
+    for p in paths:
+        data.extend(json.loads(Path(p).read_text()))
+    if limit is not None:
+        data = data[:limit]
+    kmax = max(ks)
+    # scores[retriever][category][k] -> list of recalls; session recall likewise.
+    scores: dict[str, dict[str, dict[int, list[float]]]] = {
+        r: defaultdict(lambda: defaultdict(list)) for r in RETRIEVERS
+    }
+    sess: dict[str, dict[int, list[float]]] = {r: defaultdict(list) for r in RETRIEVERS}
+    tokens10: list[int] = []
+    tokens_max: list[int] = []
+    stored = turns = asked = 0
+    replay_s = query_s = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for sample in data:
+            t0 = time.perf_counter()
+            rp = Replay(sample, embedder, Path(tmp))
+            rp.play()
+            replay_s += time.perf_counter() - t0
+            turns += rp.n_turns
+            stored += rp.asker.manage().stats().total
+            dia_ids = list(rp.turns)
+            raw = np.stack(embedder.embed([rp.turns[d] for d in dia_ids]))
+            t1 = time.perf_counter()
+            qas = [q for q in sample["qa"] if q.get("evidence")]
+            if questions is not None:
+                qas = qas[:questions]
+            panel = rp.asker.manage()
+            for qa in qas:
+                evidence = {e for e in qa["evidence"] if e in rp.turns}
+                if not evidence:
+                    continue
+                asked += 1
+                question = str(qa["question"])
+                preview = panel.get_injection_preview(question, max_memories=kmax)
+                ranked = {
+                    "augment": [rp.provenance.get(i.memory.id, set()) for i in preview.would_inject],
+                    "semantic": [rp.provenance.get(m.id, set()) for m in panel.semantic_search(question, kmax)],
+                }
+                q = embedder.embed([question])[0]
+                top = np.argsort(-(raw @ q))[:kmax]
+                ranked["raw-turns"] = [{dia_ids[i]} for i in top]
+                tokens10.append(sum(i.tokens for i in preview.would_inject[:10]))
+                tokens_max.append(preview.estimated_tokens)
+                cat = CATEGORIES.get(int(qa.get("category", 0)), "other")
+                ev_sessions = {session_of(e) for e in evidence}
+                for r, lists in ranked.items():
+                    for k in ks:
+                        value = recall(evidence, lists, k)
+                        scores[r][cat][k].append(value)
+                        scores[r]["overall"][k].append(value)
+                        sess_lists = [{session_of(d) for d in ids} for ids in lists]
+                        sess[r][k].append(recall(ev_sessions, sess_lists, k))
+            query_s += time.perf_counter() - t1
+            rp.close()
+    cats = [*CATEGORIES.values(), "overall"]
+    figures: dict[str, Any] = {
+        "conversations": len(data),
+        "questions": asked,
+        "turns": turns,
+        "memories": stored,
+        "memories_per_turn": stored / turns if turns else 0.0,
+        "tokens_injected_top10_mean": statistics.fmean(tokens10) if tokens10 else 0.0,
+        f"tokens_injected_top{kmax}_mean": statistics.fmean(tokens_max) if tokens_max else 0.0,
+        "replay_seconds": round(replay_s, 1),
+        "query_ms_per_question": round(1000 * query_s / asked, 1) if asked else 0.0,
+        "recall": {
+            r: {c: {str(k): statistics.fmean(v[k]) for k in ks} for c, v in scores[r].items()} for r in RETRIEVERS
+        },
+        "count": {c: len(scores["augment"][c][ks[0]]) for c in cats if c in scores["augment"]},
+        "session_recall": {r: {str(k): statistics.fmean(sess[r][k]) for k in ks if sess[r][k]} for r in RETRIEVERS},
+    }
+    return figures
+
+
+def report(f: dict[str, Any], ks: Sequence[int]) -> None:
+    print(
+        f"LoCoMo: {f['conversations']} conversations, {f['turns']} turns, {f['questions']} questions with evidence; "
+        f"{f['memories']} memories stored ({f['memories_per_turn']:.2f} per turn); "
+        f"tokens injected per question: {f['tokens_injected_top10_mean']:.0f} (top 10)"
+    )
+    for r in RETRIEVERS:
+        rows = []
+        for c, by_k in f["recall"][r].items():
+            rows.append([c, f["count"].get(c, 0), *[pct(by_k[str(k)]) for k in ks]])
+        rows.sort(key=lambda row: (row[0] == "overall", row[0]))
+        srow = ["session recall", "", *[pct(f["session_recall"][r].get(str(k), 0.0)) for k in ks]]
+        table(["category", "n", *[f"R@{k}" for k in ks]], [*rows, srow], title=f"[{r}] evidence recall (%)")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m eval.locomo", description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+", help="LoCoMo JSON file(s) (a list of conversations)")
+    parser.add_argument("--limit", type=int, help="first N conversations only")
+    parser.add_argument("--questions", type=int, help="first N questions per conversation only")
+    parser.add_argument("--k", type=int, nargs="+", default=[1, 5, 10, 25])
+    args = parser.parse_args(argv)
+    ks = sorted(set(args.k))
+    figures = evaluate(args.paths, limit=args.limit, questions=args.questions, ks=ks)
+    report(figures, ks)
+    emit({"eval": "locomo", "k": ks, **figures})
+
+
+if __name__ == "__main__":
+    main()
