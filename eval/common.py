@@ -29,7 +29,9 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str |
     if title:
         print(f"\n{title}")
     for j, r in enumerate(cells):
-        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))
+        print(
+            "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+        )
         if j == 0:
             print("  ".join("-" * w for w in widths))
 

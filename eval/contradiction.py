@@ -103,7 +103,10 @@ def team(judge: Judge, cases: Sequence[dict[str, Any]], force: bool) -> dict[str
 
     negatives = sum(sum(by_label.get(lab, Counter()).values()) for lab in ("compatible", "unrelated"))
     fired = sum(
-        n for lab in ("compatible", "unrelated") for o, n in by_label.get(lab, Counter()).items() if o != "none"
+        n
+        for lab in ("compatible", "unrelated")
+        for o, n in by_label.get(lab, Counter()).items()
+        if o != "none"
     )
     return {
         "n": len(cases),
@@ -117,7 +120,9 @@ def team(judge: Judge, cases: Sequence[dict[str, Any]], force: bool) -> dict[str
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m eval.contradiction", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m eval.contradiction", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("paths", nargs="*", help="DECODE-format JSONL file(s)")
     parser.add_argument("--limit", type=int, default=2000, help="first N DECODE pairs (default 2000)")
     parser.add_argument("--team", default=str(TEAM), help="team-labeled cases (JSONL)")
@@ -135,7 +140,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     for mode in ("product", "forced"):
         t = figures[f"team_{mode}"]
         rows.append(
-            [mode, t["n"], pct(t["conflict_detection"]), pct(t["temporal_correct"]), pct(t["false_positive_rate"])]
+            [
+                mode,
+                t["n"],
+                pct(t["conflict_detection"]),
+                pct(t["temporal_correct"]),
+                pct(t["false_positive_rate"]),
+            ]
         )
     table(
         ["team set", "n", "conflict det. (>90)", "temporal ok (>85)", "false pos. (<5)"],
@@ -150,7 +161,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         for mode in ("product", "forced"):
             d = figures[f"decode_{mode}"]
             rows.append(
-                [mode, d["n"], pct(d["precision"]), pct(d["recall"]), pct(d["f1"]), pct(d["false_positive_rate"])]
+                [
+                    mode,
+                    d["n"],
+                    pct(d["precision"]),
+                    pct(d["recall"]),
+                    pct(d["f1"]),
+                    pct(d["false_positive_rate"]),
+                ]
             )
         table(["DECODE", "n", "precision", "recall", "F1", "FPR (<5)"], rows, title="DECODE pairs (%)")
     emit(figures)

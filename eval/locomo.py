@@ -102,6 +102,8 @@ class Replay:
         }
         self.sessions = sessions(conv)
         self.n_turns = 0
+        #: dia_id → whether learn() stored or reinforced something for that turn.
+        self.kept: dict[str, bool] = {}
 
     def play(self) -> None:
         for number, when, turns in self.sessions:
@@ -112,10 +114,13 @@ class Replay:
                 speaker, dia = turn["speaker"], turn["dia_id"]
                 self.turns[dia] = f"{speaker}: {text}"
                 self.n_turns += 1
+                kept = False
                 if text:
                     result = self.clients[speaker].learn(text, session_id=sid)
                     for m in (*result.extracted, *result.reinforced):
                         self.provenance[m.id].add(dia)
+                        kept = True
+                self.kept[dia] = kept
                 self.clock.advance(seconds=30)
         self.clock.advance(hours=1)
 
@@ -128,7 +133,9 @@ class Replay:
             c.close()
 
 
-def evaluate(paths: Sequence[str], *, limit: int | None, questions: int | None, ks: Sequence[int]) -> dict[str, Any]:
+def evaluate(
+    paths: Sequence[str], *, limit: int | None, questions: int | None, ks: Sequence[int]
+) -> dict[str, Any]:
     embedder = model()
     data: list[dict[str, Any]] = []
     for p in paths:
@@ -169,7 +176,9 @@ def evaluate(paths: Sequence[str], *, limit: int | None, questions: int | None, 
                 preview = panel.get_injection_preview(question, max_memories=kmax)
                 ranked = {
                     "augment": [rp.provenance.get(i.memory.id, set()) for i in preview.would_inject],
-                    "semantic": [rp.provenance.get(m.id, set()) for m in panel.semantic_search(question, kmax)],
+                    "semantic": [
+                        rp.provenance.get(m.id, set()) for m in panel.semantic_search(question, kmax)
+                    ],
                 }
                 q = embedder.embed([question])[0]
                 top = np.argsort(-(raw @ q))[:kmax]
@@ -199,17 +208,21 @@ def evaluate(paths: Sequence[str], *, limit: int | None, questions: int | None, 
         "replay_seconds": round(replay_s, 1),
         "query_ms_per_question": round(1000 * query_s / asked, 1) if asked else 0.0,
         "recall": {
-            r: {c: {str(k): statistics.fmean(v[k]) for k in ks} for c, v in scores[r].items()} for r in RETRIEVERS
+            r: {c: {str(k): statistics.fmean(v[k]) for k in ks} for c, v in scores[r].items()}
+            for r in RETRIEVERS
         },
         "count": {c: len(scores["augment"][c][ks[0]]) for c in cats if c in scores["augment"]},
-        "session_recall": {r: {str(k): statistics.fmean(sess[r][k]) for k in ks if sess[r][k]} for r in RETRIEVERS},
+        "session_recall": {
+            r: {str(k): statistics.fmean(sess[r][k]) for k in ks if sess[r][k]} for r in RETRIEVERS
+        },
     }
     return figures
 
 
 def report(f: dict[str, Any], ks: Sequence[int]) -> None:
     print(
-        f"LoCoMo: {f['conversations']} conversations, {f['turns']} turns, {f['questions']} questions with evidence; "
+        f"LoCoMo: {f['conversations']} conversations, {f['turns']} turns, "
+        f"{f['questions']} questions with evidence; "
         f"{f['memories']} memories stored ({f['memories_per_turn']:.2f} per turn); "
         f"tokens injected per question: {f['tokens_injected_top10_mean']:.0f} (top 10)"
     )

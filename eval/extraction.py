@@ -1,0 +1,165 @@
+"""Extraction quality: LoCoMo silver labels, PersonaExt recall and typing, a team set.
+
+    python -m eval.extraction --locomo PATH [PATH ...] --personaext PATH [PATH ...] [--limit N]
+
+* **LoCoMo** (silver): each conversation is replayed exactly as in
+  ``eval.locomo``; a turn cited by at least one LLM-written ``observation``
+  is fact-bearing; lokulmem's decision for a turn is positive when
+  ``learn()`` stored or reinforced a memory for it.  Per-turn precision,
+  recall, F1 (and the share of turns kept).
+* **PersonaExt** (positives only): each utterance learned into an empty
+  store; recall = share stored; type agreement = share whose memory has the
+  type the relation label maps to (``MAPPING``).
+* **Team set** (``eval/data/extraction_cases.jsonl``: 60 first-person facts
+  and 60 non-facts — greetings, requests, questions, general-knowledge
+  statements — written by us): precision and recall of "stored".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lokulmem import LokulMem, ManualClock
+
+from .common import emit, model, pct, table
+from .contradiction import binary, read_jsonl
+from .locomo import Replay
+
+TEAM = Path(__file__).resolve().parent / "data" / "extraction_cases.jsonl"
+
+#: PersonaExt relation label → the lokulmem type a memory of it should carry.
+#: Likes, dislikes and favourites are preferences; a health condition is a
+#: lasting personal trait, so identity.
+MAPPING = {
+    "like_activity": "preference",
+    "like_watching": "preference",
+    "favorite_show": "preference",
+    "dislike_activity": "preference",
+    "health_status": "identity",
+}
+
+
+def locomo(paths: Sequence[str], limit: int | None) -> dict[str, Any]:
+    data: list[dict[str, Any]] = []
+    for p in paths:
+        data.extend(json.loads(Path(p).read_text()))
+    data = data[:limit] if limit is not None else data
+    pred: list[bool] = []
+    gold: list[bool] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for sample in data:
+            cited = {
+                str(fact[1])
+                for session in sample["observation"].values()
+                for facts in session.values()
+                for fact in facts
+                if isinstance(fact, list) and len(fact) > 1
+            }
+            # An observation may cite several turns at once ("D1:3, D1:5").
+            cited = {c.strip() for item in cited for c in item.replace(";", ",").split(",")}
+            rp = Replay(sample, model(), Path(tmp))
+            rp.play()
+            for dia, kept in rp.kept.items():
+                pred.append(kept)
+                gold.append(dia in cited)
+            rp.close()
+    out = binary(pred, gold)
+    out["kept_share"] = sum(pred) / len(pred) if pred else 0.0
+    out["fact_bearing_share"] = sum(gold) / len(gold) if gold else 0.0
+    return out
+
+
+def _learner() -> tuple[LokulMem, ManualClock]:
+    clock = ManualClock()
+    mem = LokulMem(storage="memory", embedder=model(), clock=clock, executor="inline")
+    mem.init()
+    return mem, clock
+
+
+def personaext(paths: Sequence[str], limit: int | None) -> dict[str, Any]:
+    mem, clock = _learner()
+    rows = read_jsonl(paths, limit)
+    stored = typed = 0
+    per_label: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        t = row["triplets"][0]
+        text = " ".join(t["tokens"])
+        mem.manage().clear()
+        clock.advance(hours=1)
+        result = mem.learn(text, session_id=f"p{i}")
+        kept = bool(result.extracted or result.reinforced)
+        want = MAPPING.get(t["label"])
+        ok = kept and want is not None and any(want in m.types for m in result.extracted)
+        stored += kept
+        typed += ok
+        stats = per_label.setdefault(t["label"], [0, 0, 0])
+        stats[0] += 1
+        stats[1] += kept
+        stats[2] += ok
+    n = len(rows)
+    mem.close()
+    return {
+        "n": n,
+        "recall": stored / n if n else 0.0,
+        "type_agreement": typed / stored if stored else 0.0,
+        "per_label": {
+            k: {"n": v[0], "recall": v[1] / v[0], "type_agreement": v[2] / v[1] if v[1] else 0.0}
+            for k, v in per_label.items()
+        },
+    }
+
+
+def team(path: str) -> dict[str, Any]:
+    mem, clock = _learner()
+    cases = read_jsonl([path])
+    pred: list[bool] = []
+    for i, c in enumerate(cases):
+        mem.manage().clear()
+        clock.advance(hours=1)
+        result = mem.learn(c["text"], session_id=f"t{i}")
+        pred.append(bool(result.extracted))
+    mem.close()
+    return binary(pred, [c["label"] == "fact" for c in cases])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m eval.extraction", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--locomo", nargs="*", default=[], help="LoCoMo JSON file(s)")
+    parser.add_argument("--personaext", nargs="*", default=[], help="PersonaExt JSONL file(s)")
+    parser.add_argument("--limit", type=int, help="first N LoCoMo conversations / PersonaExt lines")
+    parser.add_argument("--team", default=str(TEAM))
+    args = parser.parse_args(argv)
+    figures: dict[str, Any] = {"eval": "extraction", "team": team(args.team)}
+    rows = [["team set (precision set)", figures["team"]["n"], *_prf(figures["team"])]]
+    if args.locomo:
+        figures["locomo"] = locomo(args.locomo, args.limit)
+        rows.append(["LoCoMo turns (silver)", figures["locomo"]["n"], *_prf(figures["locomo"])])
+    table(["set", "n", "precision (>85)", "recall (>75)", "F1"], rows, title="Extraction (%)")
+    if args.locomo:
+        lo = figures["locomo"]
+        print(f"  LoCoMo: kept {pct(lo['kept_share'])}% of turns; {pct(lo['fact_bearing_share'])}% are cited")
+    if args.personaext:
+        pe = figures["personaext"] = personaext(args.personaext, args.limit)
+        table(
+            ["PersonaExt label", "n", "recall", "type agreement"],
+            [
+                [k, v["n"], pct(v["recall"]), pct(v["type_agreement"])]
+                for k, v in sorted(pe["per_label"].items())
+            ]
+            + [["all", pe["n"], pct(pe["recall"]), pct(pe["type_agreement"])]],
+            title="PersonaExt (%)",
+        )
+    emit(figures)
+
+
+def _prf(f: dict[str, Any]) -> list[str]:
+    return [pct(f["precision"]), pct(f["recall"]), pct(f["f1"])]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""Smoke runs of the evaluation harness (issue 5), so it cannot rot.
+
+Always on tiny fixtures written by us in each dataset's format; also on the
+shared development data when it is present (``../shared/eval``), with small
+limits.  The full runs are by hand (see the README).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from eval import contradiction, extraction, locomo
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
+
+
+def _last_json(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    out = capsys.readouterr().out.strip().splitlines()
+    figures: dict[str, Any] = json.loads(out[-1])
+    return figures
+
+
+def test_locomo_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
+    locomo.main([str(FIXTURES / "locomo_tiny.json")])
+    f = _last_json(capsys)
+    assert f["eval"] == "locomo" and f["questions"] == 4 and f["turns"] == 6
+    for r in ("augment", "semantic", "raw-turns"):
+        assert 0.0 <= f["recall"][r]["overall"]["5"] <= 1.0
+    # Six turns, four questions: every retriever finds the evidence within 5.
+    assert f["recall"]["raw-turns"]["overall"]["5"] == 1.0
+    assert f["recall"]["semantic"]["overall"]["5"] >= 0.75
+    assert 0 < f["memories_per_turn"] <= 1.5
+
+
+def test_contradiction_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
+    contradiction.main([str(FIXTURES / "decode_tiny.jsonl")])
+    f = _last_json(capsys)
+    assert f["decode_product"]["n"] == 4 and f["team_product"]["n"] >= 200
+    assert f["team_product"]["false_positive_rate"] < 0.05
+
+
+def test_extraction_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
+    extraction.main(
+        [
+            "--locomo",
+            str(FIXTURES / "locomo_tiny.json"),
+            "--personaext",
+            str(FIXTURES / "personaext_tiny.jsonl"),
+        ]
+    )
+    f = _last_json(capsys)
+    assert f["locomo"]["n"] == 6 and f["personaext"]["n"] == 3 and f["team"]["n"] == 120
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="shared evaluation data not on this machine")
+def test_smoke_on_shared_data(capsys: pytest.CaptureFixture[str]) -> None:
+    locomo.main([str(SHARED / "locomo" / "locomo7.json"), "--limit", "1", "--questions", "40"])
+    assert 30 <= _last_json(capsys)["questions"] <= 40
+    contradiction.main([str(SHARED / "decode" / "pairs_train.jsonl"), "--limit", "100"])
+    assert _last_json(capsys)["decode_forced"]["n"] == 100
+    extraction.main(["--personaext", str(SHARED / "personaext" / "dev.jsonl"), "--limit", "100"])
+    assert _last_json(capsys)["personaext"]["n"] == 100
