@@ -126,6 +126,9 @@ class RetrievalWeights(_Weights):
     recency: float = 0.20
     strength: float = 0.25
     continuity: float = 0.15
+    #: Not in the PRD: weight of the lexical (FTS5 BM25) match of the query's
+    #: key terms, fused with the vectors (docs/tuning.md).
+    lexical: float = 0.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -272,6 +275,9 @@ class Config:
     #: Words in a cluster's label (key terms of its most central memory).
     cluster_label_terms: int = 3
 
+    #: Memories taken from the lexical (FTS5) search per query, besides the vector pool.
+    lexical_pool: int = 50
+
     # --- embedding ---
     embedding_cache_size: int = 1000
     embedding_batch_size: int = 32
@@ -394,6 +400,7 @@ class Config:
             "embedding_cache_size",
             "embedding_batch_size",
             "record_cache_size",
+            "lexical_pool",
             "max_embedding_tokens",
             "max_message_chars",
             "max_sentences_per_message",

@@ -72,6 +72,7 @@ from .retrieval import (
     format_block,
     format_line,
     inject,
+    key_terms,
     message_text,
     validate_history,
 )
@@ -840,10 +841,16 @@ class Engine:
             hits = self.index.search(qvec, cfg.candidate_pool)
             ids = [h.id for h in hits]
             seen = set(ids)
-            pinned = [i for i in self.storage.pinned_ids() if i not in seen]
-            ids += pinned
+            lexical: dict[str, float] = {}
+            if cfg.retrieval_weights.lexical > 0:
+                found = self.storage.lexical_search(key_terms(text), limit=cfg.lexical_pool)
+                best = max((score for _, score in found), default=0.0)
+                lexical = {i: score / best for i, score in found if best > 0}
+            extra = [i for i in self.storage.pinned_ids() if i not in seen]
+            extra += [i for i in lexical if i not in seen and i not in set(extra) and i in self.index]
+            ids += extra
             sims = dict(
-                zip(ids, [h.similarity for h in hits] + self.index.similarities(qvec, pinned), strict=True)
+                zip(ids, [h.similarity for h in hits] + self.index.similarities(qvec, extra), strict=True)
             )
             memories = self._fetch(ids)
             topic: str | None = None
@@ -856,7 +863,13 @@ class Engine:
                 cont = max((float(m.embedding @ tv) for tv in turn_vecs), default=0.0)
                 bonus = cfg.cluster_bonus if topic is not None and m.cluster_id == topic else 0.0
                 b = breakdown(
-                    m, similarity=sims[m.id], continuity=cont, now_ms=now, config=cfg, cluster_bonus=bonus
+                    m,
+                    similarity=sims[m.id],
+                    continuity=cont,
+                    now_ms=now,
+                    config=cfg,
+                    cluster_bonus=bonus,
+                    lexical=lexical.get(m.id, 0.0),
                 )
                 scored.append((m, sims[m.id], b))
             scored.sort(key=lambda x: (-(x[0].pinned and x[2].total > floor), -x[2].total))

@@ -268,12 +268,14 @@ class ScoreBreakdown:
     recency: float
     strength: float
     continuity: float
-    #: Cluster bonus (maintenance issue; 0 until clustering runs).
+    #: Cluster bonus for memories in the query's nearest topic cluster.
     cluster: float = 0.0
+    #: Lexical match (FTS5 BM25 of the query's key terms, 1.0 for the best match).
+    lexical: float = 0.0
 
     @property
     def total(self) -> float:
-        return self.semantic + self.recency + self.strength + self.continuity + self.cluster
+        return self.semantic + self.recency + self.strength + self.continuity + self.cluster + self.lexical
 
 
 @dataclass(frozen=True, kw_only=True)

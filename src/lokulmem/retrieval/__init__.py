@@ -2,6 +2,7 @@
 
 from .budget import count_tokens, default_token_counter, message_text, validate_history
 from .injection import BLOCK_END, BLOCK_START, format_block, format_line, inject
+from .query import key_terms
 from .scoring import breakdown, explain
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "format_block",
     "format_line",
     "inject",
+    "key_terms",
     "message_text",
     "validate_history",
 ]

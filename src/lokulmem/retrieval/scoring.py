@@ -1,6 +1,7 @@
 """Composite relevance ``R(m, q)`` and its human-readable explanation.
 
     R = w1·cos(m, q) + w2·e^(-rate·hours_since_created) + w3·strength/3 + w4·max cos(m, last turns)
+        [+ w_lex·bm25(m, key terms of q)/best bm25] [+ cluster bonus]
 
 Pinned memories take 1.0 for the strength term.  Cosines are clipped to [0, 1]
 so every component stays in [0, 1] and R ≤ Σw.
@@ -25,6 +26,7 @@ def breakdown(
     now_ms: int,
     config: Config,
     cluster_bonus: float = 0.0,
+    lexical: float = 0.0,
 ) -> ScoreBreakdown:
     """Weighted components of R for one memory (they sum to the score)."""
     w = config.retrieval_weights
@@ -41,6 +43,7 @@ def breakdown(
         strength=w.strength * strength_term,
         continuity=w.continuity * cont,
         cluster=cluster_bonus,
+        lexical=w.lexical * max(0.0, min(1.0, lexical)),
     )
 
 
@@ -66,4 +69,6 @@ def explain(memory: Memory, b: ScoreBreakdown, similarity: float, config: Config
         parts.append("recently learned")
     if b.cluster > 0:
         parts.append("in the query's topic cluster")
+    if w.lexical and b.lexical / w.lexical >= 0.5:
+        parts.append("shares key words with the message")
     return " + ".join(parts) if parts else "above relevance threshold"

@@ -147,7 +147,8 @@ def fts5_available(conn: sqlite3.Connection) -> bool:
 
 
 def m002_manage(conn: sqlite3.Connection) -> None:
-    """Full-text search over content (FTS5, kept in step by triggers) and the import log.
+    """Full-text search over content (FTS5 with Porter stemming, kept in step by
+    triggers) and the import log.
 
     Without FTS5 the virtual table is not created and ``search()`` falls back
     to ``LIKE``; a later build with FTS5 can add it by a new migration.
@@ -157,7 +158,8 @@ def m002_manage(conn: sqlite3.Connection) -> None:
             conn,
             """
             CREATE VIRTUAL TABLE memories_fts USING fts5(
-                content, content='memories', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+                content, content='memories', content_rowid='rowid',
+                tokenize='porter unicode61 remove_diacritics 2'
             );
             INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
             CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN

@@ -174,6 +174,7 @@ class SQLiteStorage:
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
         self._depth = 0
+        self._fts: bool | None = None
 
     @property
     def in_memory(self) -> bool:
@@ -296,6 +297,7 @@ class SQLiteStorage:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+                self._fts = None
 
     @property
     def _c(self) -> sqlite3.Connection:
@@ -442,12 +444,14 @@ class SQLiteStorage:
     # -- manage() -------------------------------------------------------
     @property
     def has_fts(self) -> bool:
-        """Whether full-text search uses FTS5 (else a ``LIKE`` scan)."""
+        """Whether full-text search uses FTS5 (else a ``LIKE`` scan).  Fixed once migrated."""
         with self._lock:
-            row = self._c.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memories_fts'"
-            ).fetchone()
-        return row is not None
+            if self._fts is None:
+                row = self._c.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memories_fts'"
+                ).fetchone()
+                self._fts = row is not None
+            return self._fts
 
     def list_memories(self, query: MemoryQuery) -> list[Memory]:
         where: list[str] = []
@@ -510,6 +514,22 @@ class SQLiteStorage:
                     f"SELECT id FROM memories WHERE {clauses} ORDER BY created_at LIMIT ?", (*likes, limit)
                 ).fetchall()
         return [r[0] for r in rows]
+
+    def lexical_search(self, terms: Sequence[str], *, limit: int) -> list[tuple[str, float]]:
+        """Active memories matching any of ``terms`` (stemmed), best first, with a
+        BM25 score > 0 (larger is better).  Empty without FTS5."""
+        words = [w for t in terms for w in _WORD.findall(t)]
+        if not words or not self.has_fts:
+            return []
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT m.id, bm25(memories_fts) AS score FROM memories_fts f "
+                "JOIN memories m ON m.rowid = f.rowid "
+                "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY score LIMIT ?",
+                (match, limit),
+            ).fetchall()
+        return [(r[0], -float(r[1])) for r in rows]
 
     def delete_memories(self, ids: Sequence[str]) -> None:
         if not ids:
