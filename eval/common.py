@@ -10,7 +10,24 @@ from typing import Any
 from lokulmem import MiniLMEmbedder
 from lokulmem.client import shared_minilm
 
-__all__ = ["emit", "model", "pct", "table"]
+__all__ = ["emit", "model", "overrides", "pct", "table"]
+
+
+def overrides(items: Sequence[str] | None) -> dict[str, Any]:
+    """``["extraction_threshold=0.4", 'retrieval_weights={"lexical": 0.3}']`` → Config options.
+
+    Values are JSON when they parse as JSON, else plain strings.
+    """
+    out: dict[str, Any] = {}
+    for item in items or ():
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--set expects key=value, got {item!r}")
+        try:
+            out[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key.strip()] = raw
+    return out
 
 
 def model() -> MiniLMEmbedder:

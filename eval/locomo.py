@@ -50,7 +50,7 @@ import numpy as np
 
 from lokulmem import LokulMem, ManualClock, MiniLMEmbedder
 
-from .common import emit, model, pct, table
+from .common import emit, model, overrides, pct, table
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 RETRIEVERS = ("augment", "semantic", "raw-turns")
@@ -134,7 +134,12 @@ class Replay:
 
 
 def evaluate(
-    paths: Sequence[str], *, limit: int | None, questions: int | None, ks: Sequence[int]
+    paths: Sequence[str],
+    *,
+    limit: int | None,
+    questions: int | None,
+    ks: Sequence[int],
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     embedder = model()
     data: list[dict[str, Any]] = []
@@ -151,11 +156,12 @@ def evaluate(
     tokens10: list[int] = []
     tokens_max: list[int] = []
     stored = turns = asked = 0
+    covered: list[float] = []
     replay_s = query_s = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for sample in data:
             t0 = time.perf_counter()
-            rp = Replay(sample, embedder, Path(tmp))
+            rp = Replay(sample, embedder, Path(tmp), **(options or {}))
             rp.play()
             replay_s += time.perf_counter() - t0
             turns += rp.n_turns
@@ -172,6 +178,8 @@ def evaluate(
                 if not evidence:
                     continue
                 asked += 1
+                kept_ids = set().union(*rp.provenance.values()) if rp.provenance else set()
+                covered.append(len(evidence & kept_ids) / len(evidence))
                 question = str(qa["question"])
                 preview = panel.get_injection_preview(question, max_memories=kmax)
                 ranked = {
@@ -203,6 +211,8 @@ def evaluate(
         "turns": turns,
         "memories": stored,
         "memories_per_turn": stored / turns if turns else 0.0,
+        # Upper bound of any memory-based recall: evidence turns that left a memory.
+        "evidence_coverage": statistics.fmean(covered) if covered else 0.0,
         "tokens_injected_top10_mean": statistics.fmean(tokens10) if tokens10 else 0.0,
         f"tokens_injected_top{kmax}_mean": statistics.fmean(tokens_max) if tokens_max else 0.0,
         "replay_seconds": round(replay_s, 1),
@@ -224,7 +234,8 @@ def report(f: dict[str, Any], ks: Sequence[int]) -> None:
         f"LoCoMo: {f['conversations']} conversations, {f['turns']} turns, "
         f"{f['questions']} questions with evidence; "
         f"{f['memories']} memories stored ({f['memories_per_turn']:.2f} per turn); "
-        f"tokens injected per question: {f['tokens_injected_top10_mean']:.0f} (top 10)"
+        f"tokens injected per question: {f['tokens_injected_top10_mean']:.0f} (top 10); "
+        f"evidence turns that left a memory: {pct(f['evidence_coverage'])}%"
     )
     for r in RETRIEVERS:
         rows = []
@@ -241,9 +252,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, help="first N conversations only")
     parser.add_argument("--questions", type=int, help="first N questions per conversation only")
     parser.add_argument("--k", type=int, nargs="+", default=[1, 5, 10, 25])
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="a Config override (JSON value)")
     args = parser.parse_args(argv)
     ks = sorted(set(args.k))
-    figures = evaluate(args.paths, limit=args.limit, questions=args.questions, ks=ks)
+    options = overrides(args.set)
+    figures = evaluate(args.paths, limit=args.limit, questions=args.questions, ks=ks, options=options)
+    figures["config_overrides"] = options
     report(figures, ks)
     emit({"eval": "locomo", "k": ks, **figures})
 

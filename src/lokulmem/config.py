@@ -195,6 +195,14 @@ class Config:
     session_sentence_window: int = 500
     #: Questions are requests, not facts: skip them unless ``force_extract``.
     skip_questions: bool = True
+    #: Greetings, thanks and reactions ("Thanks, Mel!") are not facts (docs/tuning.md).
+    skip_chitchat: bool = True
+    #: Remarks about the listener only ("You'd be a great counselor!") are not
+    #: facts about the user: in an assistant chat "you" is the assistant.
+    skip_listener_remarks: bool = True
+    #: Types the embedding-prototype fallback never assigns: their fast decay
+    #: needs an explicit cue ("tomorrow", "I feel"), not a vague resemblance.
+    transient_types: tuple[str, ...] = ("temporal", "emotional")
     #: Cosine at or above which a new fact restates an existing one: the existing
     #: memory is reinforced instead of storing a duplicate.
     duplicate_similarity: float = 0.92
@@ -346,6 +354,7 @@ class Config:
             raise ConfigError("confidence_scores", "must be a mapping")
         object.__setattr__(self, "confidence_scores", dict(self.confidence_scores))
         object.__setattr__(self, "temporal_markers", tuple(self.temporal_markers))
+        object.__setattr__(self, "transient_types", tuple(self.transient_types))
         self.validate()
 
     # -- validation -----------------------------------------------------

@@ -643,6 +643,12 @@ class Engine:
         if a.question and not force and cfg.skip_questions:
             decide("question")
             return
+        if a.chitchat and not force and cfg.skip_chitchat:
+            decide("chit-chat")
+            return
+        if a.listener and not force and cfg.skip_listener_remarks:
+            decide("about-listener")
+            return
         # Stage-1 candidates: nearest stored facts, same-attribute facts, and facts
         # planned earlier in this same message.
         mems, sims = self._stage1(vec, a.attribute.key if a.attribute else None)
@@ -661,7 +667,9 @@ class Engine:
         score = extraction_score(novelty, a.specificity, rec, cfg)
         types = list(a.rule_types)
         if not types:
-            proto = classify_by_prototype(vec, self._prototype_vectors())
+            # Transient types (fast λ) need an explicit cue; the fallback picks a durable one.
+            protos = {k: v for k, v in self._prototype_vectors().items() if k not in cfg.transient_types}
+            proto = classify_by_prototype(vec, protos)
             types = [proto] if proto else []
         if skip and types:
             kept = [t for t in types if t not in skip]

@@ -239,7 +239,8 @@ class SentenceDecision:
     features: tuple[str, ...]
     types: tuple[str, ...]
     #: "stored", "reinforced" (restated a known fact), "contradiction",
-    #: "below-threshold", "question", "skipped-type", "empty".
+    #: "below-threshold", "question", "chit-chat", "about-listener",
+    #: "skipped-type", "empty".
     outcome: str
     memory_id: str | None = None
 

@@ -23,12 +23,14 @@ __all__ = [
     "Analysis",
     "Attribute",
     "Features",
+    "about_listener",
     "analyze_text",
     "classify_by_prototype",
     "classify_by_rules",
     "detect",
     "extract_attribute",
     "extraction_score",
+    "is_chitchat",
     "is_question",
     "novelty",
     "polarity_conflict",
@@ -52,6 +54,55 @@ _QUESTION_START = re.compile(
 def is_question(sentence: str) -> bool:
     s = strip_fillers(sentence).strip()
     return s.endswith("?") or bool(_QUESTION_START.match(s) and not s.endswith("."))
+
+
+_CHIT_WORDS = frozenset(
+    """
+    thanks thank thx ty hey hi hello hiya yo wow woah whoa oh ah aw aww congrats congratulations
+    cool nice great awesome amazing sweet lovely wonderful fantastic perfect sure okay ok yeah yes
+    yep nope no lol haha hahaha omg bye goodbye cheers welcome sorry agreed totally absolutely
+    indeed exactly definitely really so very too good glad happy sounds sound true right
+    """.split()
+)
+_CONTENT = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'\-]{2,}")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|myself|we|we're|our|ours|us)\b", re.I)
+_SECOND_PERSON = re.compile(r"\b(?:you|you're|youre|you've|you'd|you'll|your|yours|yourself|u|ur)\b", re.I)
+
+
+_FUNCTION = frozenset(
+    """
+    the a an and but or so if then of in on at to for from by with about as into over under is am
+    are was were be been being has have had do does did will would can could shall should may
+    might must not it its it's this that these those there here what when where why how who
+    i i'm i've i'd i'll me my you you're your we our us he she they them his her their all some
+    any just still also even much many more most one ones get got let lets fun thing things
+    """.split()
+)
+_VOCATIVE_START = re.compile(r"^\W*(?:[A-Za-z]+[\s,!.]+){0,3}?[A-Z][a-z]+[,!.]+\s*")
+_VOCATIVE_END = re.compile(r",\s*[A-Z][a-z]+[.!?]*\s*$")
+
+
+def is_chitchat(sentence: str) -> bool:
+    """Greetings, thanks and reactions ("Thanks, Mel!", "Wow, that's great!").
+
+    True when, once fillers, the name being addressed ("Hey Caroline, ...",
+    "..., Mel!") and reaction words are set aside, no content word remains in
+    a first-person sentence, or fewer than two in any other.
+    """
+    text = strip_fillers(sentence)
+    text = _VOCATIVE_END.sub("", text)
+    m = _VOCATIVE_START.match(text)
+    if m and all(w.lower() in _CHIT_WORDS for w in re.findall(r"[A-Za-z]+", m.group(0))[:-1]):
+        text = text[m.end() :]
+    words = _CONTENT.findall(text)
+    content = [w for w in words if w.lower() not in _CHIT_WORDS and w.lower() not in _FUNCTION]
+    # "I am vegan." is a fact with a single content word; "Great job!" is not.
+    return len(content) < (1 if _FIRST_PERSON.search(text) else 2)
+
+
+def about_listener(sentence: str) -> bool:
+    """A remark about the person spoken to ("You'd be a great counselor!"), not the speaker."""
+    return bool(_SECOND_PERSON.search(sentence)) and not _FIRST_PERSON.search(sentence)
 
 
 def recurrence(occurrences: int, config: Config) -> float:
@@ -86,6 +137,10 @@ class Analysis:
     valence: float
     question: bool
     hedged: bool
+    #: A greeting, thanks or reaction with no fact in it.
+    chitchat: bool = False
+    #: About the listener ("you ..."), with nothing about the speaker.
+    listener: bool = False
 
 
 def analyze_text(sentence: str, config: Config) -> Analysis:
@@ -102,5 +157,7 @@ def analyze_text(sentence: str, config: Config) -> Analysis:
         rule_types=tuple(types),
         valence=valence(sentence),
         question=is_question(sentence),
+        chitchat=is_chitchat(sentence),
+        listener=about_listener(sentence),
         hedged=bool(HEDGES.search(sentence)),
     )
