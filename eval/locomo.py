@@ -4,7 +4,10 @@
 
 **Replay protocol.**  One fresh store per conversation.  Sessions are played
 in order with the clock set to each session's date (plus 30 s per turn), so
-decay, recency and temporal coexistence act as in real life.  LoCoMo is a
+decay, recency and temporal coexistence act as in real life.  Each turn goes
+through the product's loop: ``augment(turn)`` (as an app does before its LLM
+call: the memories it injects are reinforced) then ``learn(turn)``;
+``--learn-only`` skips the augment.  LoCoMo is a
 dialogue between two people and both are remembered: each turn is learned
 as a *user* message of its speaker, through a client whose ``user_label`` is
 that speaker's name (two clients on the same store file), so "I went to a
@@ -87,7 +90,16 @@ def recall(evidence: set[str], retrieved: Sequence[set[str]], k: int) -> float:
 class Replay:
     """One conversation replayed into a fresh store, with provenance."""
 
-    def __init__(self, sample: dict[str, Any], embedder: MiniLMEmbedder, tmp: Path, **options: Any) -> None:
+    def __init__(
+        self,
+        sample: dict[str, Any],
+        embedder: MiniLMEmbedder,
+        tmp: Path,
+        *,
+        augment_turns: bool = True,
+        **options: Any,
+    ) -> None:
+        self.augment_turns = augment_turns
         conv = sample["conversation"]
         self.sample_id = sample["sample_id"]
         self.clock = ManualClock()
@@ -116,7 +128,12 @@ class Replay:
                 self.n_turns += 1
                 kept = False
                 if text:
-                    result = self.clients[speaker].learn(text, session_id=sid)
+                    client = self.clients[speaker]
+                    if self.augment_turns:
+                        # As an app does: augment() before the LLM call (which reinforces
+                        # the memories it injects), learn() after it.
+                        client.augment(text)
+                    result = client.learn(text, session_id=sid)
                     for m in (*result.extracted, *result.reinforced):
                         self.provenance[m.id].add(dia)
                         kept = True
@@ -140,6 +157,7 @@ def evaluate(
     questions: int | None,
     ks: Sequence[int],
     options: dict[str, Any] | None = None,
+    augment_turns: bool = True,
 ) -> dict[str, Any]:
     embedder = model()
     data: list[dict[str, Any]] = []
@@ -161,7 +179,7 @@ def evaluate(
     with tempfile.TemporaryDirectory() as tmp:
         for sample in data:
             t0 = time.perf_counter()
-            rp = Replay(sample, embedder, Path(tmp), **(options or {}))
+            rp = Replay(sample, embedder, Path(tmp), augment_turns=augment_turns, **(options or {}))
             rp.play()
             replay_s += time.perf_counter() - t0
             turns += rp.n_turns
@@ -253,10 +271,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--questions", type=int, help="first N questions per conversation only")
     parser.add_argument("--k", type=int, nargs="+", default=[1, 5, 10, 25])
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="a Config override (JSON value)")
+    parser.add_argument(
+        "--learn-only",
+        action="store_true",
+        help="replay through learn() alone (no augment() before each turn)",
+    )
     args = parser.parse_args(argv)
     ks = sorted(set(args.k))
     options = overrides(args.set)
-    figures = evaluate(args.paths, limit=args.limit, questions=args.questions, ks=ks, options=options)
+    figures = evaluate(
+        args.paths,
+        limit=args.limit,
+        questions=args.questions,
+        ks=ks,
+        options=options,
+        augment_turns=not args.learn_only,
+    )
+    figures["replay"] = "learn-only" if args.learn_only else "augment+learn"
     figures["config_overrides"] = options
     report(figures, ks)
     emit({"eval": "locomo", "k": ks, **figures})

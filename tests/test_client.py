@@ -188,7 +188,10 @@ def test_in_memory_store(make_mem: Callable[..., LokulMem]) -> None:
 
 
 def test_recurrence_counts_earlier_sentences_of_the_session(mem: LokulMem) -> None:
-    recs = [mem.learn("The weather was nice on the walk.", "", session_id="r").decisions[0].recurrence for _ in range(3)]
+    recs = [
+        mem.learn("The weather was nice on the walk.", "", session_id="r").decisions[0].recurrence
+        for _ in range(3)
+    ]
     assert recs == pytest.approx([0.2, 0.45, 0.7])
     other = mem.learn("The weather was nice on the walk.", "", session_id="other").decisions[0]
     assert other.recurrence == pytest.approx(0.2)  # recurrence is per session

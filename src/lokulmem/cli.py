@@ -77,12 +77,16 @@ def demo(path: Path | None, keep: bool) -> int:
             print(f"--- {msg['role']} ---\n{msg['content']}")
         dbg = result.debug
         assert dbg is not None
-        print("\nWhy each memory was injected (R = semantic + recency + strength + continuity):")
+        print(
+            "\nWhy each memory was injected "
+            "(R = semantic + recency + strength + continuity + lexical + cluster):"
+        )
         for inj in dbg.injected:
             b = inj.score_breakdown
             print(
                 f"  #{inj.injection_rank} R={inj.score:.3f} = {b.semantic:.3f} + {b.recency:.3f}"
-                f" + {b.strength:.3f} + {b.continuity:.3f}  {inj.memory.content}\n"
+                f" + {b.strength:.3f} + {b.continuity:.3f} + {b.lexical:.3f} + {b.cluster:.3f}"
+                f"  {inj.memory.content}\n"
                 f"      reason: {inj.reason}"
             )
         for cand in dbg.candidates:

@@ -122,13 +122,16 @@ class SpecificityWeights(_Weights):
 class RetrievalWeights(_Weights):
     """w1..w4 of the composite relevance ``R(m, q)`` (PRD §6 layer 3)."""
 
-    semantic: float = 0.40
-    recency: float = 0.20
-    strength: float = 0.25
+    #: PRD: semantic 0.40, recency 0.20, strength 0.25, continuity 0.15, and no
+    #: lexical term.  Tuned on LoCoMo (docs/tuning.md): names and keywords carry
+    #: the questions, so the lexical match weighs as much as the vectors, and
+    #: recency/strength stay as light tie-breakers.
+    semantic: float = 0.50
+    recency: float = 0.05
+    strength: float = 0.10
     continuity: float = 0.15
-    #: Not in the PRD: weight of the lexical (FTS5 BM25) match of the query's
-    #: key terms, fused with the vectors (docs/tuning.md).
-    lexical: float = 0.0
+    #: Weight of the lexical (FTS5 BM25) match of the query's key terms.
+    lexical: float = 0.50
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,8 +180,9 @@ class Config:
     """All constants.  Defaults are the PRD's unless ``docs/tuning.md`` says otherwise."""
 
     # --- extraction (PRD §6 layer 1) ---
-    #: Minimum ``E(s)`` for a sentence to become a memory.
-    extraction_threshold: float = 0.45
+    #: Minimum ``E(s)`` for a sentence to become a memory.  PRD: 0.45; 0.30 once
+    #: chit-chat and listener remarks are filtered first (docs/tuning.md).
+    extraction_threshold: float = 0.30
     extraction_weights: ExtractionWeights = field(default_factory=ExtractionWeights)
     specificity_weights: SpecificityWeights = field(default_factory=SpecificityWeights)
     #: Novelty = clamp((ceiling - top1) / (ceiling - floor), 0, 1).  The PRD's
@@ -215,6 +219,9 @@ class Config:
     #: Candidates sharing the new fact's typed attribute (e.g. residence) are also
     #: checked when their cosine is at least this (stage 1b, see contradiction.py).
     attribute_candidate_similarity: float = 0.45
+    #: Stage 1c: a marker plus a shared topic word, or a negation, makes a fact a
+    #: candidate from this cosine up (docs/tuning.md).
+    related_candidate_similarity: float = 0.50
     #: Stage 2 markers: present → temporal coexistence instead of conflict.
     temporal_markers: tuple[str, ...] = DEFAULT_TEMPORAL_MARKERS
     #: How many nearest memories stage 1 inspects.
@@ -248,7 +255,7 @@ class Config:
     # --- retrieval (PRD §6 layer 3, §14) ---
     retrieval_weights: RetrievalWeights = field(default_factory=RetrievalWeights)
     #: Floor: candidates with R at or below this are not injected.
-    min_relevance: float = 0.30
+    min_relevance: float = 0.15
     #: recency = e^(-rate × hours since created).
     recency_rate: float = 0.005
     #: Turns of history used for the continuity component.
@@ -370,6 +377,7 @@ class Config:
             "duplicate_similarity",
             "contradiction_similarity",
             "attribute_candidate_similarity",
+            "related_candidate_similarity",
             "import_quality_threshold",
             "valence_threshold",
             "fade_threshold",
@@ -484,6 +492,27 @@ class Config:
     def replace(self, **changes: Any) -> Config:
         """A copy with ``changes`` applied (validated)."""
         return from_options(self, changes)
+
+    @classmethod
+    def prd(cls, **changes: Any) -> Config:
+        """The PRD's own starting values for every constant tuned since (docs/tuning.md).
+
+        ``Config()`` holds the tuned defaults; ``Config.prd()`` reproduces the
+        PRD, for comparison runs (``python -m eval.locomo ... --prd``).
+        """
+        base = cls(
+            extraction_threshold=0.45,
+            novelty_floor=0.0,
+            specificity_weights=SpecificityWeights(self_statement=0.0),
+            retrieval_weights=RetrievalWeights(
+                semantic=0.40, recency=0.20, strength=0.25, continuity=0.15, lexical=0.0
+            ),
+            min_relevance=0.30,
+            skip_chitchat=False,
+            skip_listener_remarks=False,
+            transient_types=(),
+        )
+        return from_options(base, changes)
 
 
 def from_options(base: Config | None, options: Mapping[str, Any]) -> Config:

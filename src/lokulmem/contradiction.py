@@ -6,6 +6,10 @@
    candidate from ``attribute_candidate_similarity`` (0.45) up: "I live in
    London" and "I live in Berlin" are only 0.73 apart for MiniLM, yet the
    PRD's table calls them a conflict.
+   Stage 1c: from ``related_candidate_similarity`` (0.50) up, a fact is also
+   a candidate when the new sentence carries a temporal marker and both share
+   a topic word ("I stopped smoking" / "I smoke a pack a day"), or when the
+   new sentence negates it ("I don't smoke" / "I smoke").
 2. **Temporal marker.**  A marker ("used to", "no longer", ...) in the new
    sentence → *temporal coexistence*: the old fact gets ``valid_to``, the new
    one ``valid_from`` and a ``temporal_supersedes`` reference.  Both stay.
@@ -27,7 +31,7 @@ from .config import Config
 from .extraction.attributes import Attribute, polarity_conflict
 from .records import Memory
 
-__all__ = ["Candidate", "Verdict", "find_temporal_marker", "judge"]
+__all__ = ["Candidate", "Verdict", "find_temporal_marker", "judge", "topic_stems"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,28 @@ def key_tokens(text: str, label: str = "User") -> frozenset[str]:
     return frozenset(t.lower() for t in tokens if t not in (label, f"{label}'s") and t != first)
 
 
+_TOPIC_WORD = re.compile(r"[a-z][a-z'\-]{2,}")
+_NOT_TOPIC = frozenset(
+    """
+    user user's that this with have has had from about into what when where they them their there
+    been being were will would could should really very just also still every always never often
+    anymore longer used stopped quit gave switched moved changed started lately these days now
+    recently previously before instead last year month week time much more some lot lots
+    """.split()
+)
+
+
+_SHORT_STOP = frozenset("the and for but not you are was one two can did get got its our out now own".split())
+
+
+def topic_stems(text: str) -> frozenset[str]:
+    """Crude stems (first 3 letters) of the content words of ``text``: "smoking" and
+    "smoke" → "smo", "eating" and "eat" → "eat".  Loose on purpose: it only
+    widens the candidate gate for sentences that carry a change marker."""
+    words = [w for w in _TOPIC_WORD.findall(text.lower()) if w not in _NOT_TOPIC and w not in _SHORT_STOP]
+    return frozenset(w[:3] for w in words)
+
+
 def _restates(content: str, existing: Memory) -> bool:
     """A restatement adds no number or name the existing fact lacks ("owns 3 harps" ≠ "owns 2")."""
     return key_tokens(content) <= key_tokens(existing.content)
@@ -87,18 +113,27 @@ def judge(
 ) -> Verdict | None:
     """Decide how a new fact relates to its nearest existing facts (None: unrelated)."""
     current = [c for c in candidates if c.memory.status == "active" and c.memory.valid_to is None]
+    marker = find_temporal_marker(sentence, config.temporal_markers)
+    topic = topic_stems(content)
     eligible: list[tuple[bool, Candidate]] = []
     for c in current:
         same_attr = attribute is not None and c.memory.attribute == attribute.key
-        if c.similarity > config.contradiction_similarity or (
-            same_attr and c.similarity >= config.attribute_candidate_similarity
+        # Stage 1c: a change marker plus a shared topic word ("I stopped smoking" after
+        # "I smoke a pack a day"), or the same statement negated, lowers the gate.
+        related = c.similarity >= config.related_candidate_similarity and (
+            (marker is not None and bool(topic & topic_stems(c.memory.content)))
+            or polarity_conflict(content, c.memory.content)
+        )
+        if (
+            c.similarity > config.contradiction_similarity
+            or (same_attr and c.similarity >= config.attribute_candidate_similarity)
+            or related
         ):
             eligible.append((same_attr, c))
     if not eligible:
         return None
     # Same-attribute candidates first, then by similarity.
     eligible.sort(key=lambda item: (not item[0], -item[1].similarity))
-    marker = find_temporal_marker(sentence, config.temporal_markers)
     if marker is not None:
         same_attr, best = eligible[0]
         return Verdict(
@@ -120,7 +155,7 @@ def judge(
                     kind="duplicate", existing=c.memory, similarity=c.similarity, attribute=attribute.key
                 )
             continue  # same value, more detail ("... with my wife"): a compatible new fact
-        if c.similarity > config.contradiction_similarity and polarity_conflict(content, c.memory.content):
+        if polarity_conflict(content, c.memory.content):
             return Verdict(kind="conflict", existing=c.memory, similarity=c.similarity, attribute="polarity")
         if c.similarity >= config.duplicate_similarity:
             kind: Literal["duplicate", "variant"] = "duplicate" if _restates(content, c.memory) else "variant"

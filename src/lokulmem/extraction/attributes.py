@@ -110,6 +110,56 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bmy\s+(?:absolute\s+)?favou?rite\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
             r"(?:is|are)\s+" + _VALUE + _END,
         ),
+        ("birthplace", _SUBJECT + r"\s+(?:was|were)\s+born\s+in\s+" + _VALUE + _END),
+        (
+            "origin",
+            _SUBJECT + r"(?:'m|\s+am|\s+is|'s|\s+are)\s+(?:originally\s+)?from\s+" + _VALUE + _END,
+        ),
+        ("origin", _SUBJECT + r"\s+(?:come|comes)\s+from\s+" + _VALUE + _END),
+        ("birthday", r"\bmy\s+birthday\s+is\s+(?:in|on)\s+(?P<v>[a-z0-9 ]{1,30}?)" + _END),
+        (
+            "pet_name",
+            r"\bmy\s+(?P<attr>dog|cat|puppy|kitten|parrot|horse|rabbit|hamster|bird|turtle|pet)"
+            r"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+)" + _END,
+        ),
+        (
+            "count",
+            r"\bi\s+have\s+(?P<v>\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+            r"(?P<attr>kids|children|sons|daughters|brothers|sisters|siblings|grandchildren)\b",
+        ),
+        (
+            "color",
+            r"\bmy\s+(?P<attr>car|bike|bicycle|house|door|phone|hair|eyes|room|van|truck)\s+(?:is|are)\s+"
+            r"(?P<v>red|blue|green|black|white|silver|grey|gray|yellow|orange|purple|pink|brown|"
+            r"blonde|blond|dark|light)\b",
+        ),
+        (
+            "study",
+            _SUBJECT
+            + r"(?:'m|\s+am)?"
+            + _ADV
+            + r"\s+(?:study|studies|studying|major in|majoring in)\s+"
+            + _VALUE
+            + _END,
+        ),
+        ("team", _SUBJECT + _ADV + r"\s+(?:support|supports|root for)\s+" + _VALUE + _END),
+        (
+            "place",
+            r"\bmy\s+(?P<attr>office|workplace|school|gym|studio)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)"
+            + _END,
+        ),
+        ("handedness", r"\bi(?:'m|\s+am)\s+(?P<v>left|right)[- ]handed\b"),
+        (
+            "religion",
+            _SUBJECT
+            + r"(?:'m|\s+am|\s+is|'s)\s+(?:an?\s+)?(?P<v>christian|catholic|protestant|muslim|jewish|"
+            + r"hindu|buddhist|atheist|agnostic|sikh)\b",
+        ),
+        (
+            "work_mode",
+            r"\bi\s+(?:mostly\s+|usually\s+)?work\s+(?P<v>from home|remotely|in the office|on site|onsite)\b",
+        ),
+        ("sleep", r"\bi\s+(?:usually\s+)?sleep\s+(?P<v>\d+|five|six|seven|eight|nine|ten)\s+hours\b"),
         (
             "relation",
             r"\bmy\s+(?P<attr>[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?"
@@ -118,6 +168,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
+_NOT_A_SUBJECT = frozenset("at in on for with every hard late early night nights alone together".split())
 _ARTICLES = re.compile(r"^(?:the|a|an|my|our)\s+")
 _VALUE_TAIL = re.compile(
     r"\s+(?:last|this|next|yesterday|today|tomorrow|anymore|any more|these days|lately|"
@@ -162,14 +213,23 @@ def extract_attribute(sentence: str) -> Attribute | None:
             )
         negated = bool(groups.get("neg"))
         attr = name
+        if name == "study" and value.split()[0] in _NOT_A_SUBJECT:
+            continue  # "I study at night": when or where, not what
         if name == "job":
             words = set(re.findall(r"[a-z\-]+", value))
             if not words & JOB_WORDS:
                 continue  # "I'm a big fan of..." is not a job
         elif name == "prefers":
             value = _PREFER_TAIL.sub("", value)
-            head = value.split()[-1] if value.split() else value
-            attr = f"prefers:{head}"
+            parts = value.split()
+            # "prefer dark mode" / "light mode": same head noun; "prefer tea" / "coffee": one word.
+            attr = f"prefers:{parts[-1]}" if len(parts) > 1 else "prefers"
+        elif name in ("pet_name", "count", "color", "place"):
+            attr = f"{name}:{groups['attr'].lower()}"
+            if name == "count":
+                value = {"no": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}.get(
+                    value, value
+                )
         elif name == "favorite":
             attr = f"favorite:{_norm(groups['attr'])}"
         elif name == "relation":
@@ -190,7 +250,7 @@ _NEGATORS = re.compile(
 _STOP = frozenset(
     "the a an and or but to of in on at for with is are was were be been am user user's "
     "i my me it this that do does did really very so just also like likes love loves enjoy "
-    "enjoys prefer prefers".split()
+    "enjoys prefer prefers has have had any all at".split()
 )
 
 
@@ -210,8 +270,9 @@ def polarity_conflict(a: str, b: str, min_overlap: float = 0.6) -> bool:
     if neg_a == neg_b:
         return False
     wa, wb = _content_words(a), _content_words(b)
-    wa = {re.sub(r"(?:es|s)$", "", w) for w in wa}
-    wb = {re.sub(r"(?:es|s)$", "", w) for w in wb}
+    # Crude stems: "smokes" / "smoke" / "smoking" all give "smok".
+    wa = {w[:4] if len(w) > 4 else re.sub(r"s$", "", w) for w in wa}
+    wb = {w[:4] if len(w) > 4 else re.sub(r"s$", "", w) for w in wb}
     if not wa or not wb:
         return False
     return len(wa & wb) / len(wa | wb) >= min_overlap
