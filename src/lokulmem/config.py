@@ -292,6 +292,8 @@ class Config:
 
     #: Memories taken from the lexical (FTS5) search per query, besides the vector pool.
     lexical_pool: int = 50
+    #: BM25 → [0, 1]: ``s / (s + saturation)``; 0 divides by the query's best score instead.
+    lexical_saturation: float = 0.0
 
     # --- embedding ---
     embedding_cache_size: int = 1000
@@ -396,6 +398,7 @@ class Config:
             "weak_strength",
             "sweep_interval_hours",
             "lease_ttl_seconds",
+            "lexical_saturation",
             "cluster_bonus",
         ):
             _nonneg(name, getattr(self, name))

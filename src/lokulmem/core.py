@@ -852,8 +852,13 @@ class Engine:
             lexical: dict[str, float] = {}
             if cfg.retrieval_weights.lexical > 0:
                 found = self.storage.lexical_search(key_terms(text), limit=cfg.lexical_pool)
-                best = max((score for _, score in found), default=0.0)
-                lexical = {i: score / best for i, score in found if best > 0}
+                if cfg.lexical_saturation > 0:
+                    # Absolute: a weak match (only a common name) stays weak.
+                    c = cfg.lexical_saturation
+                    lexical = {i: score / (score + c) for i, score in found}
+                else:
+                    best = max((score for _, score in found), default=0.0)
+                    lexical = {i: score / best for i, score in found if best > 0}
             extra = [i for i in self.storage.pinned_ids() if i not in seen]
             extra += [i for i in lexical if i not in seen and i not in set(extra) and i in self.index]
             ids += extra
