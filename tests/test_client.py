@@ -213,3 +213,10 @@ def test_progress_order_inline(embedder: MiniLMEmbedder, clock: ManualClock, tmp
             "maintenance",
             "ready",
         ]
+
+
+def test_session_state_is_bounded(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem(session_cache_size=3)
+    for i in range(6):
+        mem.learn(f"The weather was nice on walk number {i}.", "", session_id=f"s{i}")
+    assert list(mem.engine._sessions) == ["s3", "s4", "s5"]

@@ -26,7 +26,8 @@ with LokulMem(path=sys.argv[1]) as mem:
     print(json.dumps([{"content": i.memory.content, "score": i.score,
                        "parts": [i.score_breakdown.semantic, i.score_breakdown.recency,
                                  i.score_breakdown.strength, i.score_breakdown.continuity,
-                                 i.score_breakdown.cluster, i.score_breakdown.lexical]} for i in r.debug.injected]))
+                                 i.score_breakdown.cluster, i.score_breakdown.lexical]}
+                      for i in r.debug.injected]))
 """
 
 PINNER = """

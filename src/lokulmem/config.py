@@ -197,6 +197,8 @@ class Config:
     recurrence_step: float = 0.25
     #: Sentences remembered per session for recurrence (bounded memory).
     session_sentence_window: int = 500
+    #: Sessions whose recurrence state is kept (least recently used dropped first).
+    session_cache_size: int = 64
     #: Questions are requests, not facts: skip them unless ``force_extract``.
     skip_questions: bool = True
     #: Greetings, thanks and reactions ("Thanks, Mel!") are not facts (docs/tuning.md).
@@ -410,6 +412,7 @@ class Config:
             raise ConfigError("max_strength", "must be >= base_strength")
         for name in (
             "session_sentence_window",
+            "session_cache_size",
             "contradiction_candidates",
             "continuity_turns",
             "candidate_pool",

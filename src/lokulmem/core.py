@@ -154,7 +154,8 @@ class Engine:
         self.default_session = default_session or f"session-{uuid.uuid4()}"
         self.index = BruteForceIndex(embedder.dimension)
         self._lock = threading.RLock()
-        self._sessions: dict[str, _Session] = {}
+        # Per-session recurrence state, least recently used evicted beyond session_cache_size.
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._data_version: int | None = None
         self._prototypes: dict[str, Vector] | None = None
         # Parsed records of recently used memories.  Cleared whenever another
@@ -346,6 +347,9 @@ class Engine:
             s = self._sessions[session_id] = _Session(
                 vectors=deque(maxlen=self.config.session_sentence_window)
             )
+            while len(self._sessions) > self.config.session_cache_size:
+                self._sessions.popitem(last=False)
+        self._sessions.move_to_end(session_id)
         return s
 
     def prototype_vectors(self) -> dict[str, Vector]:
