@@ -199,13 +199,17 @@ class Config:
     session_sentence_window: int = 500
     #: Sessions whose recurrence state is kept (least recently used dropped first).
     session_cache_size: int = 64
-    #: Questions are requests, not facts: skip them unless ``force_extract``.
+    #: Questions and requests to the assistant ("Tell me a joke.") are not facts:
+    #: skip them unless ``force_extract``.
     skip_questions: bool = True
     #: Greetings, thanks and reactions ("Thanks, Mel!") are not facts (docs/tuning.md).
     skip_chitchat: bool = True
     #: Remarks about the listener only ("You'd be a great counselor!") are not
     #: facts about the user: in an assistant chat "you" is the assistant.
     skip_listener_remarks: bool = True
+    #: A sentence with no first-person word and no person named ("Water boils at
+    #: 100 degrees") needs E at least extraction_threshold + this (docs/tuning.md).
+    impersonal_margin: float = 0.10
     #: Types the embedding-prototype fallback never assigns: their fast decay
     #: needs an explicit cue ("tomorrow", "I feel"), not a vague resemblance.
     transient_types: tuple[str, ...] = ("temporal", "emotional")
@@ -382,6 +386,7 @@ class Config:
             "contradiction_similarity",
             "attribute_candidate_similarity",
             "related_candidate_similarity",
+            "impersonal_margin",
             "import_quality_threshold",
             "valence_threshold",
             "fade_threshold",
@@ -516,6 +521,7 @@ class Config:
             min_relevance=0.30,
             skip_chitchat=False,
             skip_listener_remarks=False,
+            impersonal_margin=0.0,
             transient_types=(),
         )
         return from_options(base, changes)

@@ -653,6 +653,9 @@ class Engine:
         if a.listener and not force and cfg.skip_listener_remarks:
             decide("about-listener")
             return
+        if a.request and not force and cfg.skip_questions:
+            decide("request")
+            return
         # Stage-1 candidates: nearest stored facts, same-attribute facts, and facts
         # planned earlier in this same message.
         mems, sims = self._stage1(vec, a.attribute.key if a.attribute else None)
@@ -700,7 +703,8 @@ class Engine:
         if verdict is not None and verdict.kind == "variant":
             verdict = None
             force = True  # a near-copy carrying a new number or name is new information
-        if verdict is None and score < cfg.extraction_threshold and not force:
+        threshold = cfg.extraction_threshold + (cfg.impersonal_margin if a.impersonal else 0.0)
+        if verdict is None and score < threshold and not force:
             decide("below-threshold", score, novelty, rec, types)
             return
         memory = self._new_memory(a, vec, types, score, sid, state.turn, now, top1)

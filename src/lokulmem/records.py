@@ -239,7 +239,7 @@ class SentenceDecision:
     features: tuple[str, ...]
     types: tuple[str, ...]
     #: "stored", "reinforced" (restated a known fact), "contradiction",
-    #: "below-threshold", "question", "chit-chat", "about-listener",
+    #: "below-threshold", "question", "request", "chit-chat", "about-listener",
     #: "skipped-type", "empty".
     outcome: str
     memory_id: str | None = None

@@ -31,7 +31,9 @@ __all__ = [
     "extract_attribute",
     "extraction_score",
     "is_chitchat",
+    "is_impersonal",
     "is_question",
+    "is_request",
     "novelty",
     "polarity_conflict",
     "quality_walls",
@@ -62,8 +64,30 @@ _CHIT_WORDS = frozenset(
     cool nice great awesome amazing sweet lovely wonderful fantastic perfect sure okay ok yeah yes
     yep nope no lol haha hahaha omg bye goodbye cheers welcome sorry agreed totally absolutely
     indeed exactly definitely really so very too good glad happy sounds sound true right
+    see sense makes make interesting point funny helpful meant mean agree hmm alright fine
     """.split()
 )
+_REQUEST = re.compile(
+    r"^(?:please\s+|pls\s+|kindly\s+)?(?:tell|show|give|write|translate|explain|summari[sz]e|list|"
+    r"make|help|continue|try|rewrite|check|find|draft|describe|suggest|recommend|generate|create|"
+    r"compare|define|calculate|convert|fix|add|remove|send|remind|let's|lets|let\s+me|please)\b",
+    re.I,
+)
+_PERSONAL = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I
+)
+
+
+def is_request(sentence: str) -> bool:
+    """An instruction to the assistant ("Tell me a joke.", "Please continue."), not a fact."""
+    return bool(_REQUEST.match(strip_fillers(sentence).strip()))
+
+
+def is_impersonal(sentence: str, features: Features) -> bool:
+    """No first-person word, no person named: a statement about the world, not the speaker."""
+    return not _PERSONAL.search(sentence) and not features.person_names
+
+
 _CONTENT = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'\-]{2,}")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|myself|we|we're|our|ours|us)\b", re.I)
 _SECOND_PERSON = re.compile(r"\b(?:you|you're|youre|you've|you'd|you'll|your|yours|yourself|u|ur)\b", re.I)
@@ -141,6 +165,10 @@ class Analysis:
     chitchat: bool = False
     #: About the listener ("you ..."), with nothing about the speaker.
     listener: bool = False
+    #: An instruction to the assistant.
+    request: bool = False
+    #: Neither first person nor a named person: about the world.
+    impersonal: bool = False
 
 
 def analyze_text(sentence: str, config: Config) -> Analysis:
@@ -159,5 +187,7 @@ def analyze_text(sentence: str, config: Config) -> Analysis:
         question=is_question(sentence),
         chitchat=is_chitchat(sentence),
         listener=about_listener(sentence),
+        request=is_request(sentence),
+        impersonal=is_impersonal(sentence, feats),
         hedged=bool(HEDGES.search(sentence)),
     )
