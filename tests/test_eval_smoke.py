@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from eval import contradiction, extraction, locomo
 
-FIXTURES = Path(__file__).parent / "fixtures"
+# Team-written, tiny files in each dataset's format (not copies of the data).
+FIXTURES = Path(__file__).resolve().parents[1] / "eval" / "data" / "fixtures"
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
 
 
