@@ -542,8 +542,11 @@ class Engine:
             analyses = [analyze_text(s, cfg) for s in sentences]
             vectors = list(self.embedder.embed([a.content for a in analyses])) if analyses else []
             plan = _Plan()
+            # A sentence without "I" in a message that has one is still the speaker's
+            # ("Thanks Mel! It's been a dream to have a family."): no impersonal margin.
+            personal = any(not a.impersonal for a in analyses)
             for a, vec in zip(analyses, vectors, strict=True):
-                self._plan_sentence(plan, a, vec, sid, state, now, force_extract, skip)
+                self._plan_sentence(plan, a, vec, sid, state, now, force_extract, skip, personal)
             # One transaction for everything; nothing below runs if it fails.
             with self.storage.transaction():
                 for m in plan.new:
@@ -617,6 +620,7 @@ class Engine:
         now: int,
         force: bool,
         skip: frozenset[str],
+        personal_message: bool = False,
     ) -> None:
         cfg = self.config
         plan.vectors.append(vec)
@@ -703,7 +707,8 @@ class Engine:
         if verdict is not None and verdict.kind == "variant":
             verdict = None
             force = True  # a near-copy carrying a new number or name is new information
-        threshold = cfg.extraction_threshold + (cfg.impersonal_margin if a.impersonal else 0.0)
+        impersonal = a.impersonal and not personal_message
+        threshold = cfg.extraction_threshold + (cfg.impersonal_margin if impersonal else 0.0)
         if verdict is None and score < threshold and not force:
             decide("below-threshold", score, novelty, rec, types)
             return
