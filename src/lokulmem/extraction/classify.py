@@ -27,7 +27,12 @@ _RULES: Mapping[str, re.Pattern[str]] = {
         r"\bmy name\b|\bcall me\b|\bi go by\b|\bi'?m \d{1,3}\b|\byears old\b|\bborn (?:in|on)\b|"
         r"\bmy birthday\b|\bmy pronouns\b|\b(?:she/her|he/him|they/them)\b|\bmy (?:gender|"
         r"religion|nationality|ethnicity)\b|\bi'?m (?:a )?(?:man|woman|non-binary|trans|"
-        r"christian|muslim|jewish|hindu|buddhist|atheist)\b|\bi identify as\b",
+        r"christian|muslim|jewish|hindu|buddhist|atheist)\b|\bi identify as\b"
+        # Lasting health conditions are part of who the user is (PersonaExt health_status).
+        r"|\b(?:diabetes|diabetic|asthma|asthmatic|epilepsy|deaf|blind|hearing|eyesight|disability|"
+        r"disabled|wheelchair|chronic|arthritis|migraines?|allergy|allergies|adhd|autism|autistic|"
+        r"dyslexia|dyslexic|celiac|coeliac|cancer|surgery|injury|injured|condition|illness|disease|"
+        r"insomnia|depression|anxiety disorder|bipolar|ptsd|glasses|paralyzed|amputee|pregnant)\b",
         re.I,
     ),
     "location": re.compile(
