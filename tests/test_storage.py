@@ -187,6 +187,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     conn.execute("DROP TABLE bridge_events")
     conn.execute("DROP INDEX idx_memories_status_faded")
     conn.execute("ALTER TABLE memories DROP COLUMN faded_at")
+    conn.execute("ALTER TABLE memories DROP COLUMN source_context")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     s = SQLiteStorage(store_path)
@@ -194,7 +195,12 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     assert s.has_fts and s.search_text("chess", limit=5) == ["new"]
     assert s.bridge_events() == []
     s.close()
-    assert [name for name, _ in MIGRATIONS] == ["m001_initial", "m002_manage", "m003_lifecycle"]
+    assert [name for name, _ in MIGRATIONS] == [
+        "m001_initial",
+        "m002_manage",
+        "m003_lifecycle",
+        "m004_context",
+    ]
 
 
 def test_query_and_search_primitives(store_path: Path) -> None:
@@ -224,4 +230,17 @@ def test_query_and_search_primitives(store_path: Path) -> None:
     assert s.conversation_count() == 2
     s.delete_memories(["m0", "m1"])
     assert s.search_text("berlin", limit=5) == [] and s.type_counts() == {"preference": 1}
+    s.close()
+
+
+def test_lexical_search_uses_the_source_context_only_when_weighted(store_path: Path) -> None:
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    msg = "We went camping by the lake. The kids loved it."
+    s.insert_memory(_memory(id="a", content="User went camping by the lake.", source_context=msg))
+    s.insert_memory(_memory(id="b", content="User's kids loved it.", source_context=msg))
+    assert [i for i, _ in s.lexical_search(["camping"], limit=5)] == ["a"]
+    hits = dict(s.lexical_search(["camping"], limit=5, context_weight=0.6))
+    assert set(hits) == {"a", "b"} and hits["a"] > hits["b"] > 0
+    assert s.search_text("camping", limit=5) == ["a"]  # the panel searches content only
     s.close()

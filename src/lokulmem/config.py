@@ -298,6 +298,11 @@ class Config:
 
     #: Memories taken from the lexical (FTS5) search per query, besides the vector pool.
     lexical_pool: int = 50
+    #: Weight of a key-term match in a memory's source message (its context)
+    #: relative to one in its content, in the lexical score (docs/tuning.md).
+    lexical_context_weight: float = 0.6
+    #: Characters of the source message kept on each memory as its context.
+    max_context_chars: int = 1000
     #: BM25 → [0, 1]: ``s / (s + saturation)``; 0 divides by the query's best score instead.
     lexical_saturation: float = 0.0
 
@@ -406,6 +411,7 @@ class Config:
             "sweep_interval_hours",
             "lease_ttl_seconds",
             "lexical_saturation",
+            "lexical_context_weight",
             "cluster_bonus",
         ):
             _nonneg(name, getattr(self, name))
@@ -429,6 +435,7 @@ class Config:
             "embedding_batch_size",
             "record_cache_size",
             "lexical_pool",
+            "max_context_chars",
             "max_embedding_tokens",
             "max_message_chars",
             "max_sentences_per_message",

@@ -546,7 +546,18 @@ class Engine:
             # ("Thanks Mel! It's been a dream to have a family."): no impersonal margin.
             personal = any(not a.impersonal for a in analyses)
             for a, vec in zip(analyses, vectors, strict=True):
-                self._plan_sentence(plan, a, vec, sid, state, now, force_extract, skip, personal)
+                self._plan_sentence(
+                    plan,
+                    a,
+                    vec,
+                    sid,
+                    state,
+                    now,
+                    force_extract,
+                    skip,
+                    personal,
+                    text[: cfg.max_context_chars],
+                )
             # One transaction for everything; nothing below runs if it fails.
             with self.storage.transaction():
                 for m in plan.new:
@@ -621,6 +632,7 @@ class Engine:
         force: bool,
         skip: frozenset[str],
         personal_message: bool = False,
+        context: str = "",
     ) -> None:
         cfg = self.config
         plan.vectors.append(vec)
@@ -712,7 +724,7 @@ class Engine:
         if verdict is None and score < threshold and not force:
             decide("below-threshold", score, novelty, rec, types)
             return
-        memory = self._new_memory(a, vec, types, score, sid, state.turn, now, top1)
+        memory = self._new_memory(a, vec, types, score, sid, state.turn, now, top1, context)
         if verdict is not None:
             memory = self._resolve(plan, verdict, memory, now)
             decide("contradiction", score, novelty, rec, types, memory.id)
@@ -730,6 +742,7 @@ class Engine:
         turn: int,
         now: int,
         top1: float | None,
+        context: str = "",
     ) -> Memory:
         cfg = self.config
         metadata: dict[str, Any] = {}
@@ -756,6 +769,7 @@ class Engine:
             source_conversation_ids=(sid,),
             entities=a.features.entities,
             source_text=a.sentence,
+            source_context=context,
             quality=quality_walls(
                 a.sentence,
                 specificity=a.specificity,
@@ -864,7 +878,9 @@ class Engine:
             seen = set(ids)
             lexical: dict[str, float] = {}
             if cfg.retrieval_weights.lexical > 0:
-                found = self.storage.lexical_search(key_terms(text), limit=cfg.lexical_pool)
+                found = self.storage.lexical_search(
+                    key_terms(text), limit=cfg.lexical_pool, context_weight=cfg.lexical_context_weight
+                )
                 if cfg.lexical_saturation > 0:
                     # Absolute: a weak match (only a common name) stays weak.
                     c = cfg.lexical_saturation

@@ -134,6 +134,9 @@ class Memory:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     #: When the maintenance sweep marked it faded (purged ``purge_after_days`` later).
     faded_at: int | None = None
+    #: The whole message the fact came from (at most ``max_context_chars``): the
+    #: context of a sentence, searched lexically beside ``content``.
+    source_context: str = ""
 
     @property
     def quality_score(self) -> float:

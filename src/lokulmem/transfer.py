@@ -433,6 +433,7 @@ def memory_from_json(obj: object, path: str, dimension: int | None = None) -> Me
         attribute_value=r.str_("attribute_value"),
         metadata=r.mapping("metadata"),
         faded_at=r.int_("faded_at", None, nullable=True),
+        source_context=r.str_("source_context", ""),
     )
 
 

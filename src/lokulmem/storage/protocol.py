@@ -96,7 +96,9 @@ class Storage(Protocol):
     def search_text(self, query: str, *, limit: int) -> list[str]:
         """Ids of memories whose content matches every word of ``query``, best first."""
 
-    def lexical_search(self, terms: Sequence[str], *, limit: int) -> list[tuple[str, float]]:
+    def lexical_search(
+        self, terms: Sequence[str], *, limit: int, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms``, best first, with a positive score."""
 
     def delete_memories(self, ids: Sequence[str]) -> None:

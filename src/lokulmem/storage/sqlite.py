@@ -34,7 +34,8 @@ _COLUMNS = (
     "last_accessed_at last_reinforced status superseded_by superseded_at supersession_type "
     "temporal_supersedes source_session source_turn source_conversation_ids entities "
     "source_text source project_id track key kind quality_form quality_filter "
-    "quality_substance quality_factuality quality_score attribute attribute_value metadata faded_at"
+    "quality_substance quality_factuality quality_score attribute attribute_value metadata faded_at "
+    "source_context"
 ).split()
 _SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM memories"
 _SELECT_LIGHT = "SELECT " + ", ".join("NULL" if c == "embedding" else c for c in _COLUMNS) + " FROM memories"
@@ -109,6 +110,7 @@ def memory_to_row(m: Memory) -> tuple[Any, ...]:
         m.attribute_value,
         json.dumps(dict(m.metadata), sort_keys=True),
         m.faded_at,
+        m.source_context,
     )
 
 
@@ -157,6 +159,7 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         attribute_value=d["attribute_value"],
         metadata=json.loads(d["metadata"]),
         faded_at=d["faded_at"],
+        source_context=d["source_context"],
     )
 
 
@@ -501,7 +504,7 @@ class SQLiteStorage:
         with self._lock:
             if self.has_fts:
                 # Each word quoted (no FTS syntax from user input), prefix-matched, all required.
-                match = " ".join('"' + w.replace('"', '""') + '"*' for w in words)
+                match = "content : (" + " ".join('"' + w.replace('"', '""') + '"*' for w in words) + ")"
                 rows = self._c.execute(
                     "SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
                     "WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts), m.created_at LIMIT ?",
@@ -515,19 +518,25 @@ class SQLiteStorage:
                 ).fetchall()
         return [r[0] for r in rows]
 
-    def lexical_search(self, terms: Sequence[str], *, limit: int) -> list[tuple[str, float]]:
+    def lexical_search(
+        self, terms: Sequence[str], *, limit: int, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms`` (stemmed), best first, with a
-        BM25 score > 0 (larger is better).  Empty without FTS5."""
+        BM25 score > 0 (larger is better).  Matches in ``source_context`` (the
+        whole message) count ``context_weight`` times a match in ``content``
+        (0: content only).  Empty without FTS5."""
         words = [w for t in terms for w in _WORD.findall(t)]
         if not words or not self.has_fts:
             return []
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
+        if context_weight <= 0:
+            match = f"content : ({match})"
         with self._lock:
             rows = self._c.execute(
-                "SELECT m.id, bm25(memories_fts) AS score FROM memories_fts f "
+                "SELECT m.id, bm25(memories_fts, 1.0, ?) AS score FROM memories_fts f "
                 "JOIN memories m ON m.rowid = f.rowid "
                 "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY score LIMIT ?",
-                (match, limit),
+                (max(0.0, context_weight), match, limit),
             ).fetchall()
         return [(r[0], -float(r[1])) for r in rows]
 
