@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from helpers import store_files
 from lokulmem import (
     AsyncLokulMem,
     Edge,
@@ -38,11 +39,6 @@ def seeded(mem: LokulMem, clock: ManualClock) -> LokulMem:
 def _by_content(mem: LokulMem, needle: str) -> Memory:
     (m,) = [m for m in mem.manage().list() if needle in m.content]
     return m
-
-
-def _file_bytes(mem: LokulMem) -> dict[str, bytes]:
-    base = Path(mem.location)
-    return {p.name: p.read_bytes() for p in base.parent.glob(base.name + "*")}
 
 
 # -- queries -----------------------------------------------------------------------
@@ -232,7 +228,7 @@ def test_injection_preview_changes_nothing(seeded: LokulMem) -> None:
     seen: list[object] = []
     for sub in (mg.on_memory_updated, mg.on_stats_changed, mg.on_memory_added):
         sub(seen.append)
-    before = _file_bytes(seeded)
+    before = store_files(seeded)
     rows = [m.mention_count for m in mg.list()]
     preview = mg.get_injection_preview("Where does my sister live?")
     assert (
@@ -242,7 +238,7 @@ def test_injection_preview_changes_nothing(seeded: LokulMem) -> None:
     assert preview.estimated_tokens > 0 and preview.context.startswith("[Memory Context")
     only = mg.get_injection_preview("What is my job?", types=["profession"], max_memories=1)
     assert [i.memory.content for i in only.would_inject] == ["User works at Siemens as an engineer."]
-    assert _file_bytes(seeded) == before
+    assert store_files(seeded) == before
     assert [m.mention_count for m in mg.list()] == rows and seen == []
     # The real augment would inject the same and reinforce.
     real = seeded.augment("Where does my sister live?", debug=True)
@@ -342,7 +338,7 @@ def test_delete_removes_edges_clusters_and_index(seeded: LokulMem) -> None:
 def test_bulk_operations_are_all_or_nothing(seeded: LokulMem) -> None:
     mg = seeded.manage()
     ids = [m.id for m in mg.list()]
-    before = _file_bytes(seeded)
+    before = store_files(seeded)
     events: list[Any] = []
     for sub in (mg.on_memory_updated, mg.on_memory_deleted, mg.on_stats_changed):
         sub(events.append)
@@ -350,7 +346,7 @@ def test_bulk_operations_are_all_or_nothing(seeded: LokulMem) -> None:
         with pytest.raises(MemoryNotFoundError) as info:
             op([ids[0], "ghost-1", ids[1], "ghost-2"])
         assert info.value.memory_ids == ("ghost-1", "ghost-2")
-    assert _file_bytes(seeded) == before and events == []
+    assert store_files(seeded) == before and events == []
     assert mg.pin_many(ids[:3]) == 3 and mg.pin_many(ids[:3]) == 0
     assert len(mg.get_pinned()) == 3
     assert mg.unpin_many(ids) == 3
@@ -367,7 +363,7 @@ def test_bulk_operations_are_all_or_nothing(seeded: LokulMem) -> None:
 def test_bulk_failure_mid_write_rolls_back(seeded: LokulMem, monkeypatch: pytest.MonkeyPatch) -> None:
     mg = seeded.manage()
     ids = [m.id for m in mg.list()]
-    before = _file_bytes(seeded)
+    before = store_files(seeded)
     events: list[Any] = []
     mg.on_memory_updated(events.append)
     storage = seeded.engine.storage
@@ -384,7 +380,7 @@ def test_bulk_failure_mid_write_rolls_back(seeded: LokulMem, monkeypatch: pytest
     with pytest.raises(StorageError, match="injected"):
         mg.archive_many(ids)
     monkeypatch.undo()
-    assert _file_bytes(seeded) == before and events == []
+    assert store_files(seeded) == before and events == []
     assert all(m.status == "active" for m in mg.list())
     assert all(i in seeded.engine.index for i in ids)
 

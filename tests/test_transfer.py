@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from helpers import store_files
 from lokulmem import (
     Cluster,
     Edge,
@@ -80,11 +81,6 @@ def _same_graph(a: Any, b: Any) -> None:
         assert (vx is None) == (vy is None)
         if vx is not None:
             assert np.array_equal(vx, vy)
-
-
-def _files(mem: LokulMem) -> dict[str, bytes]:
-    base = Path(mem.location)
-    return {p.name: p.read_bytes() for p in base.parent.glob(base.name + "*")}
 
 
 def test_export_clear_import_roundtrips_every_field(full: LokulMem) -> None:
@@ -288,13 +284,13 @@ def test_pack_keys_dedup_against_store(mem: LokulMem, clock: ManualClock) -> Non
 def test_malformed_pack_entry_strict_and_lenient(mem: LokulMem) -> None:
     mg = mem.manage()
     mem.learn("I live in Oslo.")
-    before = _files(mem)
+    before = store_files(mem)
     bad = copy.deepcopy(PACK)
     bad["memories"].insert(1, {"key": "broken"})
     with pytest.raises(ImportFormatError, match=r"memories\[1\]\.value") as info:
         mg.import_data(bad)
     assert info.value.item == "memories[1].value"
-    assert _files(mem) == before and mg.get_bridge_events() == []
+    assert store_files(mem) == before and mg.get_bridge_events() == []
     result = mg.import_data(bad, strict=False)
     assert result.rejected[0].index == 1 and result.rejected[0].reason.startswith("malformed")
     assert result.imported == 2 and result.skipped == 4
@@ -319,18 +315,18 @@ def test_malformed_pack_entry_strict_and_lenient(mem: LokulMem) -> None:
 )
 def test_malformed_documents_name_the_problem(mem: LokulMem, data: Any, item: str) -> None:
     mem.learn("I live in Oslo.")
-    before = _files(mem)
+    before = store_files(mem)
     with pytest.raises(ImportFormatError) as info:
         mem.manage().import_data(data)
     assert info.value.item == item
     assert isinstance(info.value, ValidationError)
-    assert _files(mem) == before
+    assert store_files(mem) == before
 
 
 def test_malformed_export_fields(full: LokulMem) -> None:
     mg = full.manage()
     doc = mg.export()
-    before = _files(full)
+    before = store_files(full)
     cases = [
         ("content", 5, "memories[2].content"),
         ("types", "identity", "memories[2].types"),
@@ -351,7 +347,7 @@ def test_malformed_export_fields(full: LokulMem) -> None:
     dup["memories"].append(dup["memories"][0])
     with pytest.raises(ImportFormatError, match="duplicate id"):
         mg.import_data(dup)
-    assert _files(full) == before
+    assert store_files(full) == before
 
 
 def test_failed_write_mid_import_leaves_store_unchanged(
@@ -361,7 +357,7 @@ def test_failed_write_mid_import_leaves_store_unchanged(
 
     mg = full.manage()
     doc = mg.export()
-    before = _files(full)
+    before = store_files(full)
     snapshot = _snapshot(full)[0]
     storage = full.engine.storage
     real = storage.insert_memory
@@ -377,7 +373,7 @@ def test_failed_write_mid_import_leaves_store_unchanged(
     with pytest.raises(StorageError):
         mg.import_data(doc)  # replace: clear + inserts, all rolled back
     monkeypatch.undo()
-    assert _files(full) == before
+    assert store_files(full) == before
     assert all(a.same_as(b) for a, b in zip(snapshot, _snapshot(full)[0], strict=True))
     assert len(full.engine.index) == sum(1 for m in snapshot if m.status == "active")
 
@@ -391,12 +387,12 @@ def test_import_from_path_and_size_limit(full: LokulMem, tmp_path: Path) -> None
     huge = tmp_path / "huge.json"
     with huge.open("wb") as f:
         f.truncate(100 * 1024 * 1024)  # a 100 MB (sparse) file
-    before = _files(full)
+    before = store_files(full)
     with pytest.raises(ImportFormatError, match="max_import_bytes"):
         mg.import_data(huge)
     with pytest.raises(ImportFormatError, match="cannot read"):
         mg.import_data(tmp_path / "missing.json")
-    assert _files(full) == before
+    assert store_files(full) == before
 
 
 def test_import_argument_errors(mem: LokulMem) -> None:

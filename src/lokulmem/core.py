@@ -660,18 +660,17 @@ class Engine:
                 )
             )
 
-        if a.question and not force and cfg.skip_questions:
-            decide("question")
-            return
-        if a.chitchat and not force and cfg.skip_chitchat:
-            decide("chit-chat")
-            return
-        if a.listener and not force and cfg.skip_listener_remarks:
-            decide("about-listener")
-            return
-        if a.request and not force and cfg.skip_questions:
-            decide("request")
-            return
+        if not force:
+            # Not facts, unless the caller forces extraction: (analysis flag, config switch, outcome).
+            for flagged, enabled, outcome in (
+                (a.question, cfg.skip_questions, "question"),
+                (a.chitchat, cfg.skip_chitchat, "chit-chat"),
+                (a.listener, cfg.skip_listener_remarks, "about-listener"),
+                (a.request, cfg.skip_questions, "request"),
+            ):
+                if flagged and enabled:
+                    decide(outcome)
+                    return
         # Stage-1 candidates: nearest stored facts, same-attribute facts, and facts
         # planned earlier in this same message.
         mems, sims = self._stage1(vec, a.attribute.key if a.attribute else None)

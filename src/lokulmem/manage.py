@@ -738,12 +738,13 @@ class Manager:
         )
 
     @staticmethod
-    def _wins(strategy: str, existing: Memory, incoming_updated_at: int) -> bool:
-        """Whether an incoming record replaces ``existing`` under ``strategy``."""
+    def _wins(strategy: str, existing_stamp: int, incoming_stamp: int) -> bool:
+        """Whether an incoming record replaces an existing one under ``strategy``
+        (``keep-newer`` compares the records' update times)."""
         if strategy == "use-imported":
             return True
         if strategy == "keep-newer":
-            return incoming_updated_at > existing.updated_at
+            return incoming_stamp > existing_stamp
         return False
 
     def _import_export(
@@ -778,7 +779,7 @@ class Manager:
                     storage.insert_memory(m)
                 else:
                     counts["conflicts"] += 1
-                    if not self._wins(strategy, old, m.updated_at):
+                    if not self._wins(strategy, old.updated_at, m.updated_at):
                         counts["skipped"] += 1
                         continue
                     storage.update_memory(m)
@@ -812,34 +813,22 @@ class Manager:
         )
 
     def _put_graph(self, doc: ExportDocument, strategy: str, replace: bool) -> None:
+        """Episodes, clusters and edges under the same conflict strategy as memories."""
         storage = self._engine.storage
-        have_eps = {e.id: e for e in storage.all_episodes()} if not replace else {}
-        for e in doc.episodes:
-            old = have_eps.get(e.id)
-            if (
-                old is None
-                or strategy == "use-imported"
-                or (strategy == "keep-newer" and e.ended_at > old.ended_at)
-            ):
-                storage.put_episode(e)
-        have_cl = {c.id: c for c in storage.all_clusters()} if not replace else {}
-        for c in doc.clusters:
-            oldc = have_cl.get(c.id)
-            if (
-                oldc is None
-                or strategy == "use-imported"
-                or (strategy == "keep-newer" and c.last_recomputed > oldc.last_recomputed)
-            ):
-                storage.put_cluster(c)
-        have_ed = {e.id: e for e in storage.all_edges()} if not replace else {}
-        for edge in doc.edges:
-            olde = have_ed.get(edge.id)
-            if (
-                olde is None
-                or strategy == "use-imported"
-                or (strategy == "keep-newer" and edge.last_updated > olde.last_updated)
-            ):
-                storage.put_edge(edge)
+        groups: tuple[
+            tuple[Sequence[Any], Callable[[], Sequence[Any]], Callable[[Any], int], Callable[[Any], None]],
+            ...,
+        ] = (
+            (doc.episodes, storage.all_episodes, lambda e: e.ended_at, storage.put_episode),
+            (doc.clusters, storage.all_clusters, lambda c: c.last_recomputed, storage.put_cluster),
+            (doc.edges, storage.all_edges, lambda e: e.last_updated, storage.put_edge),
+        )
+        for incoming, stored, stamp, put in groups:
+            have = {x.id: x for x in stored()} if not replace else {}
+            for item in incoming:
+                old = have.get(item.id)
+                if old is None or self._wins(strategy, stamp(old), stamp(item)):
+                    put(item)
 
     def _import_pack(
         self, pack: ParsedPack, *, replace: bool, strategy: str, origin: str | None, threshold: float
@@ -938,7 +927,7 @@ class Manager:
                     old = storage.get_memory(m.id)
                 if old is not None:
                     counts["conflicts"] += 1
-                    if not self._wins(strategy, old, m.updated_at):
+                    if not self._wins(strategy, old.updated_at, m.updated_at):
                         rejected.append(RejectedItem(index=e.index, key=e.key, reason="kept existing memory"))
                         continue
                     m = m.replace(
