@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+import lokulmem
 from lokulmem import (
     AsyncLokulMem,
     LokulMem,
@@ -220,3 +221,15 @@ def test_session_state_is_bounded(make_mem: Callable[..., LokulMem]) -> None:
     for i in range(6):
         mem.learn(f"The weather was nice on walk number {i}.", "", session_id=f"s{i}")
     assert list(mem.engine._sessions) == ["s3", "s4", "s5"]
+
+
+def test_feeling_about_an_event_is_backed_by_a_durable_type(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem()
+    state = mem.learn("I'm so excited today!").extracted
+    event = mem.learn("I felt really proud running my talk at the school board").extracted
+    assert state and set(state[0].types) <= {"emotional", "temporal"}
+    assert event and "emotional" in event[0].types and len(event[0].types) >= 2
+    off = make_mem(config=lokulmem.Config(backing_min_terms=0)).learn(
+        "I felt really proud running my talk at the school board"
+    )
+    assert off.extracted and off.extracted[0].types == ("emotional",)

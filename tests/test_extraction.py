@@ -10,6 +10,7 @@ from lokulmem.extraction import (
     recurrence,
     specificity,
     split_sentences,
+    substance,
     to_user_fact,
     valence,
 )
@@ -82,3 +83,29 @@ def test_types_questions_and_valence() -> None:
     assert valence("I am so happy and excited!") > 0.6
     assert valence("I'm not happy") < 0
     assert valence("The meeting is at noon") == 0.0
+
+
+@pytest.mark.parametrize(
+    ("sentence", "temporal"),
+    [
+        ("I have a job interview on Friday", True),
+        ("I'm going on a trip next month", True),
+        ("My flight leaves tomorrow", True),
+        ("Last Friday I went to a council meeting", False),
+        ("I took a short trip to Rome last week", False),
+        ("I had my driving exam two weeks ago", False),
+    ],
+)
+def test_past_events_are_not_temporal_context(sentence: str, temporal: bool) -> None:
+    # PRD §7 temporal = time-sensitive context ("this week", deadlines); an
+    # event told in the past is history, not an upcoming appointment.
+    assert ("temporal" in analyze_text(sentence, Config()).rule_types) is temporal
+
+
+def test_substance_counts_content_beside_the_transient_cue() -> None:
+    assert substance("I'm so excited too", ["emotional"]) == 0
+    assert substance("Gina is excited and kinda nervous", ["emotional"]) == 0
+    n = substance("I felt super powerful giving my talk at the school", ["emotional"])
+    assert n >= 4  # powerful, giving, talk, school
+    # Capitalised words inside the sentence are names and do not count.
+    assert substance("I'm happy for Caroline and Melanie", ["emotional"]) == 0

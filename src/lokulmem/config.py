@@ -213,6 +213,13 @@ class Config:
     #: Types the embedding-prototype fallback never assigns: their fast decay
     #: needs an explicit cue ("tomorrow", "I feel"), not a vague resemblance.
     transient_types: tuple[str, ...] = ("temporal", "emotional")
+    #: Transient types that are backed by a durable one (from the prototype
+    #: fallback) when the sentence has at least ``backing_min_terms`` content
+    #: words besides the type's cue: "I felt so proud giving my talk at the
+    #: conference" is an event worth keeping, "I'm so excited too" is not
+    #: (docs/tuning.md).  Empty, or ``backing_min_terms`` 0, turns it off.
+    backed_types: tuple[str, ...] = ("emotional",)
+    backing_min_terms: int = 4
     #: Cosine at or above which a new fact restates an existing one: the existing
     #: memory is reinforced instead of storing a duplicate.
     duplicate_similarity: float = 0.92
@@ -375,6 +382,7 @@ class Config:
         object.__setattr__(self, "confidence_scores", dict(self.confidence_scores))
         object.__setattr__(self, "temporal_markers", tuple(self.temporal_markers))
         object.__setattr__(self, "transient_types", tuple(self.transient_types))
+        object.__setattr__(self, "backed_types", tuple(self.backed_types))
         self.validate()
 
     # -- validation -----------------------------------------------------
@@ -449,8 +457,13 @@ class Config:
             "max_import_bytes",
         ):
             _posint(name, getattr(self, name))
-        if not isinstance(self.cluster_min_new, int) or self.cluster_min_new < 0:
-            raise ConfigError("cluster_min_new", "must be an integer >= 0")
+        for name in ("cluster_min_new", "backing_min_terms"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ConfigError(name, "must be an integer >= 0")
+        for name in ("transient_types", "backed_types"):
+            if not all(isinstance(t, str) for t in getattr(self, name)):
+                raise ConfigError(name, "must be a list of type names")
         if not isinstance(self.cluster_seed, int):
             raise ConfigError("cluster_seed", "must be an integer")
         _nonneg("cluster_k_divisor", self.cluster_k_divisor)
@@ -530,6 +543,7 @@ class Config:
             skip_listener_remarks=False,
             impersonal_margin=0.0,
             transient_types=(),
+            backed_types=(),
         )
         return from_options(base, changes)
 

@@ -41,6 +41,7 @@ from .extraction import (
     quality_walls,
     recurrence,
     split_sentences,
+    substance,
 )
 from .extraction import (
     novelty as novelty_of,
@@ -688,11 +689,18 @@ class Engine:
         rec = recurrence(occurrences, cfg)
         score = extraction_score(novelty, a.specificity, rec, cfg)
         types = list(a.rule_types)
-        if not types:
+        backed = (
+            cfg.backing_min_terms > 0
+            and bool(types)
+            and all(t in cfg.backed_types for t in types)
+            and substance(a.sentence, types) >= cfg.backing_min_terms
+        )
+        if not types or backed:
             # Transient types (fast λ) need an explicit cue; the fallback picks a durable one.
             protos = {k: v for k, v in self._prototype_vectors().items() if k not in cfg.transient_types}
             proto = classify_by_prototype(vec, protos)
-            types = [proto] if proto else []
+            if proto and proto not in types:
+                types.append(proto)
         if skip and types:
             kept = [t for t in types if t not in skip]
             if not kept:

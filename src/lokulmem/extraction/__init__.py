@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..config import Config
 from .attributes import Attribute, extract_attribute, polarity_conflict
-from .classify import PROTOTYPES, classify_by_prototype, classify_by_rules
+from .classify import PROTOTYPES, classify_by_prototype, classify_by_rules, substance
 from .features import Features, detect, specificity
 from .quality import HEDGES, quality_walls
 from .rewrite import strip_fillers, to_first_person, to_user_fact
@@ -41,6 +41,7 @@ __all__ = [
     "specificity",
     "split_sentences",
     "strip_fillers",
+    "substance",
     "to_first_person",
     "to_user_fact",
     "valence",

@@ -16,11 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import CustomType
+from ..retrieval.query import QUERY_STOPWORDS
 from .attributes import Attribute
 from .features import Features
-from .lexicon import JOB_WORDS, RELATIONS
+from .lexicon import FIRST_NAMES, JOB_WORDS, RELATIONS
 
-__all__ = ["PROTOTYPES", "classify_by_prototype", "classify_by_rules"]
+__all__ = ["PROTOTYPES", "classify_by_prototype", "classify_by_rules", "substance"]
 
 _RULES: Mapping[str, re.Pattern[str]] = {
     "identity": re.compile(
@@ -63,8 +64,7 @@ _RULES: Mapping[str, re.Pattern[str]] = {
     ),
     "temporal": re.compile(
         r"\b(?:this week|this weekend|today|tonight|tomorrow|next (?:week|month|year|weekend)|"
-        r"deadline|appointment|meeting|trip|exam|interview|flight|due|upcoming|soon|"
-        r"right now|at the moment|currently|these days)\b",
+        r"deadline|due|upcoming|soon|right now|at the moment|currently|these days)\b",
         re.I,
     ),
     "emotional": re.compile(
@@ -75,6 +75,23 @@ _RULES: Mapping[str, re.Pattern[str]] = {
         re.I,
     ),
 }
+# Events that are time-sensitive while ahead ("I have an interview on Friday")
+# but history once told in the past ("Last week I had an interview"): the
+# latter is not temporal context (PRD §7: "this week", deadlines).
+_EVENT_NOUNS = re.compile(r"\b(?:appointment|meeting|trip|exam|interview|flight)s?\b", re.I)
+_PAST_CUES = re.compile(
+    r"\b(?:yesterday|ago|last (?:night|week|weekend|month|year|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|time)|went|took|had|attended|visited|did|was|were|came back|got back)\b",
+    re.I,
+)
+_FUTURE_CUES = re.compile(r"\b(?:will|going to|gonna|plan|planning|have an?|got an?|upcoming|next)\b", re.I)
+#: Intensifiers and fillers that add no content to a feeling ("I'm so excited too").
+_FILLERS = frozenset(
+    "so super really pretty kinda kind of totally quite bit little too still now again lately "
+    "such feel feels feeling felt am is was were be been getting got".split()
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+
 # A relation word counts when it is someone's ("my manager", "our kids"), not
 # a job title ("I work as a product manager").
 _RELATION_WORDS = re.compile(
@@ -128,6 +145,12 @@ def classify_by_rules(
     for name, rule in _RULES.items():
         if rule.search(sentence):
             found.append(name)
+    if (
+        "temporal" not in found
+        and _EVENT_NOUNS.search(sentence)
+        and (_FUTURE_CUES.search(sentence) or not _PAST_CUES.search(sentence))
+    ):
+        found.append("temporal")
     if features.preference or features.negated_preference:
         found.append("preference")
     if (
@@ -175,3 +198,31 @@ def classify_by_prototype(
         if sim > best_sim:
             best, best_sim = name, sim
     return best
+
+
+def substance(sentence: str, transient: Sequence[str]) -> int:
+    """Content words of ``sentence`` besides the cues of its ``transient`` types.
+
+    "I'm so excited too" has none: it is a passing state.  "I felt super
+    powerful giving my talk" has several (powerful, giving, talk): it also
+    tells of something that lasts, so the caller backs its fast-decaying
+    type with a durable one.  Function words, fillers and capitalised words
+    (names) are not counted.
+    """
+    cues = [_RULES[t] for t in transient if t in _RULES]
+    count = 0
+    for i, word in enumerate(_WORD.findall(sentence)):
+        low = word.lower().removesuffix("'s")
+        if (
+            len(low) < 3
+            or "'" in low  # contractions: I'm, don't, it'll
+            or low in QUERY_STOPWORDS
+            or low in _FILLERS
+            or low in FIRST_NAMES
+            or (i and word[0].isupper())
+        ):
+            continue
+        if any(rule.search(low) for rule in cues):
+            continue
+        count += 1
+    return count
