@@ -10,7 +10,7 @@ def test_tuned_defaults_differ_from_the_prd_only_where_documented() -> None:
     tuned, prd = Config(), Config.prd()
     assert tuned.extraction_threshold == 0.30 and prd.extraction_threshold == 0.45
     w = tuned.retrieval_weights
-    assert (w.semantic, w.recency, w.strength, w.continuity, w.lexical) == (0.50, 0.05, 0.10, 0.15, 0.50)
+    assert (w.semantic, w.recency, w.strength, w.continuity, w.lexical) == (0.50, 0.05, 0.0, 0.15, 0.50)
     assert prd.retrieval_weights.lexical == 0.0 and prd.novelty_floor == 0.0
     assert tuned.skip_chitchat and not prd.skip_chitchat
     tuning = (Path(__file__).resolve().parents[1] / "docs" / "tuning.md").read_text()

@@ -125,10 +125,13 @@ class RetrievalWeights(_Weights):
     #: PRD: semantic 0.40, recency 0.20, strength 0.25, continuity 0.15, and no
     #: lexical term.  Tuned on LoCoMo (docs/tuning.md): names and keywords carry
     #: the questions, so the lexical match weighs as much as the vectors, and
-    #: recency/strength stay as light tie-breakers.
+    #: recency stays a light tie-breaker.  Strength is 0 in ranking: injecting
+    #: reinforces, so a strength term favours what was injected often (generic
+    #: memories) over what matches; strength still decides fading and pinned
+    #: memories still come first (docs/tuning.md entry 16).
     semantic: float = 0.50
     recency: float = 0.05
-    strength: float = 0.10
+    strength: float = 0.0
     continuity: float = 0.15
     #: Weight of the lexical (FTS5 BM25) match of the query's key terms.
     lexical: float = 0.50
@@ -268,7 +271,7 @@ class Config:
     # --- retrieval (PRD §6 layer 3, §14) ---
     retrieval_weights: RetrievalWeights = field(default_factory=RetrievalWeights)
     #: Floor: candidates with R at or below this are not injected.
-    min_relevance: float = 0.15
+    min_relevance: float = 0.07
     #: recency = e^(-rate × hours since created).
     recency_rate: float = 0.005
     #: Turns of history used for the continuity component.
