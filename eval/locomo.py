@@ -12,7 +12,10 @@ dialogue between two people and both are remembered: each turn is learned
 as a *user* message of its speaker, through a client whose ``user_label`` is
 that speaker's name (two clients on the same store file), so "I went to a
 support group" becomes "Caroline went to a support group."; the session id
-is ``<sample>-session<N>``.  Each stored or reinforced memory remembers the
+is ``<sample>-session<N>``.  The other speaker's next turn in the session
+is passed as ``assistant_response`` (from the speaker's client, the other
+person is the one who answers), so the speaker's following message carries
+it as ``reply_context``: what that message answered.  Each stored or reinforced memory remembers the
 ``dia_id`` of every turn that produced it (its provenance).  Questions are
 asked after the last session, in the state the replay left.
 
@@ -121,8 +124,12 @@ class Replay:
         for number, when, turns in self.sessions:
             self.clock.set(when)
             sid = f"{self.sample_id}-session{number}"
-            for turn in turns:
+            for j, turn in enumerate(turns):
                 text = str(turn.get("text", "")).strip()
+                nxt = turns[j + 1] if j + 1 < len(turns) else None
+                answer = ""
+                if nxt is not None and nxt["speaker"] != turn["speaker"]:
+                    answer = str(nxt.get("text", "")).strip()
                 speaker, dia = turn["speaker"], turn["dia_id"]
                 self.turns[dia] = f"{speaker}: {text}"
                 self.n_turns += 1
@@ -133,7 +140,7 @@ class Replay:
                         # As an app does: augment() before the LLM call (which reinforces
                         # the memories it injects), learn() after it.
                         client.augment(text)
-                    result = client.learn(text, session_id=sid)
+                    result = client.learn(text, answer, session_id=sid)
                     for m in (*result.extracted, *result.reinforced):
                         self.provenance[m.id].add(dia)
                         kept = True

@@ -233,3 +233,29 @@ def test_feeling_about_an_event_is_backed_by_a_durable_type(make_mem: Callable[.
         "I felt really proud running my talk at the school board"
     )
     assert off.extracted and off.extracted[0].types == ("emotional",)
+
+
+def test_a_message_remembers_what_it_answered(mem: LokulMem) -> None:
+    mem.learn(
+        "My wife and I renewed our vows last weekend.", "Congratulations! How long have you been married?"
+    )
+    result = mem.learn("Five years already, and it still feels new.")
+    assert result.extracted
+    m = result.extracted[0]
+    assert m.reply_context == "Congratulations! How long have you been married?"
+    # The question's words are in what the memory answered, not in its content.
+    preview = mem.manage().get_injection_preview("How long have I been married?")
+    assert m.id in [i.memory.id for i in preview.would_inject[:2]]
+    assert preview.would_inject[0].score_breakdown.lexical > 0
+
+    # Only the end of a long response is kept; an explicit in_reply_to wins; "" means none.
+    long = "x" * 5000 + " Which city were you born in?"
+    mem.learn("I have two cats.", long, session_id="s2")
+    born = mem.learn("Porto, in the north of Portugal.", session_id="s2").extracted[0]
+    assert born.reply_context == long[-mem.config.max_reply_context_chars :]
+    told = mem.learn("I collect vinyl records.", in_reply_to="Any hobbies?", session_id="s2").extracted[0]
+    assert told.reply_context == "Any hobbies?"
+    none = mem.learn("I speak Portuguese and German.", in_reply_to="", session_id="s3").extracted[0]
+    assert none.reply_context == ""
+    with pytest.raises(ValidationError, match="in_reply_to"):
+        mem.learn("I like tea.", in_reply_to=3)  # type: ignore[arg-type]

@@ -157,7 +157,7 @@ def test_clustering_assigns_members_and_bonus_shows_in_debug(mem: LokulMem, cloc
     result = mem.augment("Any ideas for dinner tonight?", debug=True)
     assert result.debug is not None
     bonus = [s for s in result.debug.candidates if s.breakdown.cluster > 0]
-    assert bonus and all(s.breakdown.cluster == pytest.approx(0.05) for s in bonus)
+    assert bonus and all(s.breakdown.cluster == pytest.approx(mem.config.cluster_bonus) for s in bonus)
     topic = {s.memory.cluster_id for s in bonus}
     assert len(topic) == 1
     for s in result.debug.candidates:

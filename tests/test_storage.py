@@ -1,3 +1,4 @@
+import dataclasses
 import sqlite3
 from pathlib import Path
 
@@ -188,6 +189,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     conn.execute("DROP INDEX idx_memories_status_faded")
     conn.execute("ALTER TABLE memories DROP COLUMN faded_at")
     conn.execute("ALTER TABLE memories DROP COLUMN source_context")
+    conn.execute("ALTER TABLE memories DROP COLUMN reply_context")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     s = SQLiteStorage(store_path)
@@ -200,7 +202,38 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
         "m002_manage",
         "m003_lifecycle",
         "m004_context",
+        "m005_reply_context",
     ]
+
+
+def test_m005_keeps_a_version_4_store_searchable(store_path: Path) -> None:
+    from lokulmem.storage.migrations import m001_initial, m002_manage, m003_lifecycle, m004_context
+    from lokulmem.storage.sqlite import _COLUMNS, memory_to_row
+
+    conn = sqlite3.connect(store_path, isolation_level=None)
+    conn.execute("BEGIN")
+    for step in (m001_initial, m002_manage, m003_lifecycle, m004_context):
+        step(conn)
+    conn.execute("PRAGMA user_version = 4")
+    # A row as a version-4 store holds it: every column but reply_context.
+    row = memory_to_row(
+        _memory(id="old", content="User plays chess.", source_context="I play chess on Sundays.")
+    )
+    cols = [c for c in _COLUMNS if c != "reply_context"]
+    conn.execute(
+        f"INSERT INTO memories ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+        [v for c, v in zip(_COLUMNS, row, strict=True) if c != "reply_context"],
+    )
+    conn.execute("COMMIT")
+    conn.close()
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    old = s.get_memory("old")
+    assert old is not None and old.reply_context == ""
+    assert [i for i, _ in s.lexical_search(["sundays"], limit=5, context_weight=0.6)] == ["old"]
+    s.insert_memory(_memory(id="new", content="User's answer is 5 years.", reply_context="Married long?"))
+    assert [i for i, _ in s.lexical_search(["married"], limit=5, reply_weight=0.6)] == ["new"]
+    s.close()
 
 
 def test_query_and_search_primitives(store_path: Path) -> None:
@@ -243,4 +276,20 @@ def test_lexical_search_uses_the_source_context_only_when_weighted(store_path: P
     hits = dict(s.lexical_search(["camping"], limit=5, context_weight=0.6))
     assert set(hits) == {"a", "b"} and hits["a"] > hits["b"] > 0
     assert s.search_text("camping", limit=5) == ["a"]  # the panel searches content only
+    s.close()
+
+
+def test_lexical_search_uses_the_reply_context_only_when_weighted(store_path: Path) -> None:
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    asked = "That's lovely! How long have you been married?"
+    s.insert_memory(_memory(id="a", content="User says 5 years already.", reply_context=asked))
+    s.insert_memory(_memory(id="b", content="User got married in Lisbon."))
+    assert [i for i, _ in s.lexical_search(["married"], limit=5)] == ["b"]
+    hits = dict(s.lexical_search(["married"], limit=5, reply_weight=0.6))
+    assert set(hits) == {"a", "b"} and hits["b"] > hits["a"] > 0
+    a = s.get_memory("a")
+    assert a is not None
+    s.update_memory(dataclasses.replace(a, reply_context="Any pets?"))
+    assert dict(s.lexical_search(["married"], limit=5, reply_weight=0.6)).keys() == {"b"}
     s.close()

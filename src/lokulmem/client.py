@@ -212,12 +212,21 @@ class LokulMem:
         session_id: str | None = None,
         force_extract: bool = False,
         skip_types: Sequence[str] = (),
+        in_reply_to: str | None = None,
     ) -> LearnResult:
         """Extract facts from the user's message, resolve contradictions, store them.
 
         Empty or whitespace-only messages are a no-op.  A message longer than
         ``max_message_chars`` is read up to that length (``truncated=True``).
         The whole call is one transaction: on failure the store is unchanged.
+
+        ``assistant_response`` is not mined for facts; it is remembered as what
+        the user's *next* message in the session answers, and the end of it
+        (``max_reply_context_chars``) is kept on that message's memories as
+        ``reply_context`` ("5 years already!" answers "How long have you been
+        married?"), searched lexically at recall.  ``in_reply_to`` gives that
+        text explicitly (e.g. a server that keeps no per-session client);
+        ``""`` means the message answered nothing.
         """
         return self._engine.learn(
             user_message,
@@ -225,6 +234,7 @@ class LokulMem:
             session_id=session_id,
             force_extract=force_extract,
             skip_types=skip_types,
+            in_reply_to=in_reply_to,
         )
 
     def augment(
@@ -315,6 +325,7 @@ class AsyncLokulMem:
         session_id: str | None = None,
         force_extract: bool = False,
         skip_types: Sequence[str] = (),
+        in_reply_to: str | None = None,
     ) -> LearnResult:
         return await self._run(
             self._sync.learn,
@@ -323,6 +334,7 @@ class AsyncLokulMem:
             session_id=session_id,
             force_extract=force_extract,
             skip_types=skip_types,
+            in_reply_to=in_reply_to,
         )
 
     async def augment(

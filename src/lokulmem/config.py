@@ -292,8 +292,9 @@ class Config:
     sweep_interval_hours: float = 1.0
     #: Seconds a maintenance lease lasts; a crashed holder blocks others at most this long.
     lease_ttl_seconds: float = 60.0
-    #: Retrieval bonus for memories in the query's nearest cluster.
-    cluster_bonus: float = 0.05
+    #: Retrieval bonus for memories in the query's nearest cluster (PRD 0.05; a
+    #: tie-breaker since the lexical and reply-context terms, docs/tuning.md).
+    cluster_bonus: float = 0.01
     #: Clustering re-runs at session start when more memories than this were added since.
     cluster_min_new: int = 10
     #: K = max(cluster_min_k, floor(sqrt(active / cluster_k_divisor))).
@@ -313,6 +314,12 @@ class Config:
     lexical_context_weight: float = 0.6
     #: Characters of the source message kept on each memory as its context.
     max_context_chars: int = 1000
+    #: Weight of a key-term match in the message the user was answering (the
+    #: memory's ``reply_context``) relative to one in its content (docs/tuning.md).
+    lexical_reply_weight: float = 0.6
+    #: Characters kept from the end of the message the user was answering (the
+    #: question being answered is usually at its end).
+    max_reply_context_chars: int = 300
     #: BM25 → [0, 1]: ``s / (s + saturation)``; 0 divides by the query's best score instead.
     lexical_saturation: float = 0.0
 
@@ -423,6 +430,7 @@ class Config:
             "lease_ttl_seconds",
             "lexical_saturation",
             "lexical_context_weight",
+            "lexical_reply_weight",
             "cluster_bonus",
         ):
             _nonneg(name, getattr(self, name))
@@ -447,6 +455,7 @@ class Config:
             "record_cache_size",
             "lexical_pool",
             "max_context_chars",
+            "max_reply_context_chars",
             "max_embedding_tokens",
             "max_message_chars",
             "max_sentences_per_message",
@@ -547,6 +556,8 @@ class Config:
             impersonal_margin=0.0,
             transient_types=(),
             backed_types=(),
+            cluster_bonus=0.05,
+            lexical_reply_weight=0.0,
         )
         return from_options(base, changes)
 

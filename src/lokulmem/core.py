@@ -110,6 +110,8 @@ class Changes:
 class _Session:
     turn: int = 0
     vectors: deque[Vector] = field(default_factory=deque)
+    #: The assistant's last response in this session: what the next user message answers.
+    last_response: str = ""
 
 
 @dataclass
@@ -515,10 +517,12 @@ class Engine:
         session_id: str | None = None,
         force_extract: bool = False,
         skip_types: Sequence[str] = (),
+        in_reply_to: str | None = None,
     ) -> LearnResult:
         text = _check_str("user_message", user_message)
-        if assistant_response is not None:
-            _check_str("assistant_response", assistant_response)
+        response = "" if assistant_response is None else _check_str("assistant_response", assistant_response)
+        if in_reply_to is not None:
+            _check_str("in_reply_to", in_reply_to)
         if session_id is not None:
             _check_str("session_id", session_id)
             if not session_id.strip():
@@ -546,6 +550,8 @@ class Engine:
             # A sentence without "I" in a message that has one is still the speaker's
             # ("Thanks Mel! It's been a dream to have a family."): no impersonal margin.
             personal = any(not a.impersonal for a in analyses)
+            replied = state.last_response if in_reply_to is None else in_reply_to
+            reply = replied[-cfg.max_reply_context_chars :] if cfg.max_reply_context_chars else ""
             for a, vec in zip(analyses, vectors, strict=True):
                 self._plan_sentence(
                     plan,
@@ -558,6 +564,7 @@ class Engine:
                     skip,
                     personal,
                     text[: cfg.max_context_chars],
+                    reply.strip(),
                 )
             # One transaction for everything; nothing below runs if it fails.
             with self.storage.transaction():
@@ -573,6 +580,7 @@ class Engine:
             for mid in plan.removed_from_index:
                 self.index.remove(mid)
             state.turn += 1
+            state.last_response = response
             state.vectors.extend(plan.vectors)  # bounded: maxlen = session_sentence_window
             total = self.storage.count_memories("active")
         new_ids = {m.id for m in plan.new}
@@ -634,6 +642,7 @@ class Engine:
         skip: frozenset[str],
         personal_message: bool = False,
         context: str = "",
+        reply: str = "",
     ) -> None:
         cfg = self.config
         plan.vectors.append(vec)
@@ -731,7 +740,7 @@ class Engine:
         if verdict is None and score < threshold and not force:
             decide("below-threshold", score, novelty, rec, types)
             return
-        memory = self._new_memory(a, vec, types, score, sid, state.turn, now, top1, context)
+        memory = self._new_memory(a, vec, types, score, sid, state.turn, now, top1, context, reply)
         if verdict is not None:
             memory = self._resolve(plan, verdict, memory, now)
             decide("contradiction", score, novelty, rec, types, memory.id)
@@ -750,6 +759,7 @@ class Engine:
         now: int,
         top1: float | None,
         context: str = "",
+        reply: str = "",
     ) -> Memory:
         cfg = self.config
         metadata: dict[str, Any] = {}
@@ -777,6 +787,7 @@ class Engine:
             entities=a.features.entities,
             source_text=a.sentence,
             source_context=context,
+            reply_context=reply,
             quality=quality_walls(
                 a.sentence,
                 specificity=a.specificity,
@@ -886,7 +897,10 @@ class Engine:
             lexical: dict[str, float] = {}
             if cfg.retrieval_weights.lexical > 0:
                 found = self.storage.lexical_search(
-                    key_terms(text), limit=cfg.lexical_pool, context_weight=cfg.lexical_context_weight
+                    key_terms(text),
+                    limit=cfg.lexical_pool,
+                    context_weight=cfg.lexical_context_weight,
+                    reply_weight=cfg.lexical_reply_weight,
                 )
                 if cfg.lexical_saturation > 0:
                     # Absolute: a weak match (only a common name) stays weak.

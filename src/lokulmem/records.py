@@ -137,6 +137,11 @@ class Memory:
     #: The whole message the fact came from (at most ``max_context_chars``): the
     #: context of a sentence, searched lexically beside ``content``.
     source_context: str = ""
+    #: The end of the message the user was answering (the assistant's previous
+    #: response in the session, or ``learn(in_reply_to=...)``), at most
+    #: ``max_reply_context_chars``: "5 years already!" answers "How long have
+    #: you been married?".  Searched lexically beside ``content``.
+    reply_context: str = ""
 
     @property
     def quality_score(self) -> float:

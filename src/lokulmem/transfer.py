@@ -434,6 +434,7 @@ def memory_from_json(obj: object, path: str, dimension: int | None = None) -> Me
         metadata=r.mapping("metadata"),
         faded_at=r.int_("faded_at", None, nullable=True),
         source_context=r.str_("source_context", ""),
+        reply_context=r.str_("reply_context", ""),
     )
 
 

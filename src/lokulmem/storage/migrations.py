@@ -245,11 +245,50 @@ def m004_context(conn: sqlite3.Connection) -> None:
     )
 
 
+def m005_reply_context(conn: sqlite3.Connection) -> None:
+    """``reply_context`` (what the message answered) as a third FTS5 column."""
+    _run(conn, "ALTER TABLE memories ADD COLUMN reply_context TEXT NOT NULL DEFAULT ''")
+    if not fts5_available(conn):  # pragma: no cover - SQLite built without FTS5
+        return
+    _run(
+        conn,
+        """
+        DROP TRIGGER IF EXISTS memories_fts_insert;
+        DROP TRIGGER IF EXISTS memories_fts_delete;
+        DROP TRIGGER IF EXISTS memories_fts_update;
+        DROP TABLE IF EXISTS memories_fts;
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+            content, source_context, reply_context, content='memories', content_rowid='rowid',
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+            INSERT INTO memories_fts(rowid, content, source_context, reply_context)
+            VALUES (new.rowid, new.content, new.source_context, new.reply_context);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, source_context, reply_context)
+            VALUES ('delete', old.rowid, old.content, old.source_context, old.reply_context);
+        END;
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, source_context, reply_context
+        ON memories
+        WHEN old.content IS NOT new.content OR old.source_context IS NOT new.source_context
+            OR old.reply_context IS NOT new.reply_context BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, source_context, reply_context)
+            VALUES ('delete', old.rowid, old.content, old.source_context, old.reply_context);
+            INSERT INTO memories_fts(rowid, content, source_context, reply_context)
+            VALUES (new.rowid, new.content, new.source_context, new.reply_context);
+        END
+        """,
+    )
+
+
 MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("m001_initial", m001_initial),
     ("m002_manage", m002_manage),
     ("m003_lifecycle", m003_lifecycle),
     ("m004_context", m004_context),
+    ("m005_reply_context", m005_reply_context),
 )
 LATEST_VERSION = len(MIGRATIONS)
 

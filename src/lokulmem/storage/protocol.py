@@ -97,7 +97,12 @@ class Storage(Protocol):
         """Ids of memories whose content matches every word of ``query``, best first."""
 
     def lexical_search(
-        self, terms: Sequence[str], *, limit: int, context_weight: float = 0.0
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        context_weight: float = 0.0,
+        reply_weight: float = 0.0,
     ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms``, best first, with a positive score."""
 

@@ -35,7 +35,7 @@ _COLUMNS = (
     "temporal_supersedes source_session source_turn source_conversation_ids entities "
     "source_text source project_id track key kind quality_form quality_filter "
     "quality_substance quality_factuality quality_score attribute attribute_value metadata faded_at "
-    "source_context"
+    "source_context reply_context"
 ).split()
 _SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM memories"
 _SELECT_LIGHT = "SELECT " + ", ".join("NULL" if c == "embedding" else c for c in _COLUMNS) + " FROM memories"
@@ -111,6 +111,7 @@ def memory_to_row(m: Memory) -> tuple[Any, ...]:
         json.dumps(dict(m.metadata), sort_keys=True),
         m.faded_at,
         m.source_context,
+        m.reply_context,
     )
 
 
@@ -160,6 +161,7 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         metadata=json.loads(d["metadata"]),
         faded_at=d["faded_at"],
         source_context=d["source_context"],
+        reply_context=d["reply_context"],
     )
 
 
@@ -519,24 +521,32 @@ class SQLiteStorage:
         return [r[0] for r in rows]
 
     def lexical_search(
-        self, terms: Sequence[str], *, limit: int, context_weight: float = 0.0
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        context_weight: float = 0.0,
+        reply_weight: float = 0.0,
     ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms`` (stemmed), best first, with a
         BM25 score > 0 (larger is better).  Matches in ``source_context`` (the
-        whole message) count ``context_weight`` times a match in ``content``
-        (0: content only).  Empty without FTS5."""
+        whole message) count ``context_weight`` times a match in ``content``,
+        and matches in ``reply_context`` (what the message answered)
+        ``reply_weight`` times (0: not searched).  Empty without FTS5."""
         words = [w for t in terms for w in _WORD.findall(t)]
         if not words or not self.has_fts:
             return []
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
-        if context_weight <= 0:
-            match = f"content : ({match})"
+        columns = ["content"]
+        columns += ["source_context"] if context_weight > 0 else []
+        columns += ["reply_context"] if reply_weight > 0 else []
+        match = "{" + " ".join(columns) + "} : (" + match + ")"
         with self._lock:
             rows = self._c.execute(
-                "SELECT m.id, bm25(memories_fts, 1.0, ?) AS score FROM memories_fts f "
+                "SELECT m.id, bm25(memories_fts, 1.0, ?, ?) AS score FROM memories_fts f "
                 "JOIN memories m ON m.rowid = f.rowid "
                 "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY score LIMIT ?",
-                (max(0.0, context_weight), match, limit),
+                (max(0.0, context_weight), max(0.0, reply_weight), match, limit),
             ).fetchall()
         return [(r[0], -float(r[1])) for r in rows]
 
