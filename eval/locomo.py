@@ -47,7 +47,7 @@ import re
 import statistics
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -119,6 +119,8 @@ class Replay:
         self.n_turns = 0
         #: dia_id → whether learn() stored or reinforced something for that turn.
         self.kept: dict[str, bool] = {}
+        #: Contradiction events fired during the replay, by resolution.
+        self.contradictions: Counter[str] = Counter()
 
     def play(self) -> None:
         for number, when, turns in self.sessions:
@@ -141,6 +143,7 @@ class Replay:
                         # the memories it injects), learn() after it.
                         client.augment(text)
                     result = client.learn(text, answer, session_id=sid)
+                    self.contradictions.update(c.resolution for c in result.contradictions)
                     for m in (*result.extracted, *result.reinforced):
                         self.provenance[m.id].add(dia)
                         kept = True
@@ -181,6 +184,7 @@ def evaluate(
     tokens10: list[int] = []
     tokens_max: list[int] = []
     stored = turns = asked = 0
+    fired: Counter[str] = Counter()
     covered: list[float] = []
     replay_s = query_s = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -190,6 +194,7 @@ def evaluate(
             rp.play()
             replay_s += time.perf_counter() - t0
             turns += rp.n_turns
+            fired += rp.contradictions
             stored += rp.asker.manage().stats().total
             dia_ids = list(rp.turns)
             raw = np.stack(embedder.embed([rp.turns[d] for d in dia_ids]))
@@ -236,6 +241,8 @@ def evaluate(
         "turns": turns,
         "memories": stored,
         "memories_per_turn": stored / turns if turns else 0.0,
+        # Real dialogue holds few true changes of fact: many events here are false alarms.
+        "contradictions": dict(fired),
         # Upper bound of any memory-based recall: evidence turns that left a memory.
         "evidence_coverage": statistics.fmean(covered) if covered else 0.0,
         "tokens_injected_top10_mean": statistics.fmean(tokens10) if tokens10 else 0.0,
@@ -260,7 +267,8 @@ def report(f: dict[str, Any], ks: Sequence[int]) -> None:
         f"{f['questions']} questions with evidence; "
         f"{f['memories']} memories stored ({f['memories_per_turn']:.2f} per turn); "
         f"tokens injected per question: {f['tokens_injected_top10_mean']:.0f} (top 10); "
-        f"evidence turns that left a memory: {pct(f['evidence_coverage'])}%"
+        f"evidence turns that left a memory: {pct(f['evidence_coverage'])}%; "
+        f"contradiction events: {f['contradictions'] or 'none'}"
     )
     for r in RETRIEVERS:
         rows = []

@@ -89,3 +89,49 @@ def test_a_new_number_or_name_is_not_a_restatement(make_mem: Callable[..., Lokul
     assert r.reinforced == () and len(r.extracted) == 1
     again = mem.learn("My neighbour owns 3 kayaks.", "")
     assert again.extracted == () and len(again.reinforced) == 1
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "resolution"),
+    [
+        # Stage 1d: a change marker alone, no shared word.
+        ("I use an iPhone.", "I switched to Android.", "temporal-coexistence"),
+        ("I'm a freelancer.", "These days I work for an agency.", "temporal-coexistence"),
+        # New slots: who one lives with, platform, commute, siblings, pets.
+        ("I live with my parents.", "I moved to my own apartment.", "temporal-coexistence"),
+        ("I live alone.", "I live with my parents.", "conflict"),
+        ("I use Windows at home.", "I use Linux at home.", "conflict"),
+        ("I take the bus to work.", "Now I cycle to work.", "temporal-coexistence"),
+        ("I have one sister.", "I have no siblings.", "conflict"),
+        ("I'm an only child.", "I have two brothers.", "conflict"),
+        ("I have a cat named Luna.", "I have a cat named Mochi.", "conflict"),
+        # Polarity per clause, and how often is not what.
+        ("I drink a lot of milk.", "I'm lactose intolerant and never drink milk.", "conflict"),
+        ("I go to the gym every day.", "I never go to the gym.", "conflict"),
+        ("I've never been to Japan.", "I've been to Japan twice.", "conflict"),
+    ],
+)
+def test_changes_without_a_shared_word(
+    make_mem: Callable[..., LokulMem], before: str, after: str, resolution: str
+) -> None:
+    mem = make_mem()
+    old = mem.learn(before, "").extracted[0]
+    r = mem.learn(after, "")
+    assert [(c.resolution, c.existing.id) for c in r.contradictions] == [(resolution, old.id)]
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I live in Canada.", "I live in Toronto, Canada."),  # more detail, not a change
+        ("I have two brothers.", "I have one sister."),
+        ("I use an iPhone.", "I use Linux at work."),  # a phone and a computer
+        ("I have a son named Leo.", "I have a daughter named Mia."),
+    ],
+)
+def test_related_slots_that_do_not_conflict(
+    make_mem: Callable[..., LokulMem], before: str, after: str
+) -> None:
+    mem = make_mem()
+    mem.learn(before, "")
+    assert mem.learn(after, "").contradictions == ()

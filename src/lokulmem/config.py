@@ -234,10 +234,14 @@ class Config:
     contradiction_similarity: float = 0.80
     #: Candidates sharing the new fact's typed attribute (e.g. residence) are also
     #: checked when their cosine is at least this (stage 1b, see contradiction.py).
-    attribute_candidate_similarity: float = 0.45
+    attribute_candidate_similarity: float = 0.35
     #: Stage 1c: a marker plus a shared topic word, or a negation, makes a fact a
     #: candidate from this cosine up (docs/tuning.md).
     related_candidate_similarity: float = 0.50
+    #: Stage 1d: a change marker alone ("I switched to Android" after "I use an
+    #: iPhone": no shared word) makes a fact a candidate from this cosine up;
+    #: 1.0 turns it off (docs/tuning.md).
+    marker_candidate_similarity: float = 0.50
     #: Stage 2 markers: present → temporal coexistence instead of conflict.
     temporal_markers: tuple[str, ...] = DEFAULT_TEMPORAL_MARKERS
     #: How many nearest memories stage 1 inspects.
@@ -409,6 +413,7 @@ class Config:
             "contradiction_similarity",
             "attribute_candidate_similarity",
             "related_candidate_similarity",
+            "marker_candidate_similarity",
             "impersonal_margin",
             "import_quality_threshold",
             "valence_threshold",
@@ -558,6 +563,7 @@ class Config:
             backed_types=(),
             cluster_bonus=0.05,
             lexical_reply_weight=0.0,
+            marker_candidate_similarity=1.0,
         )
         return from_options(base, changes)
 

@@ -10,6 +10,8 @@
    a candidate when the new sentence carries a temporal marker and both share
    a topic word ("I stopped smoking" / "I smoke a pack a day"), or when the
    new sentence negates it ("I don't smoke" / "I smoke").
+   Stage 1d: from ``marker_candidate_similarity`` (0.50) up, a change marker
+   alone suffices ("I switched to Android" / "I use an iPhone").
 2. **Temporal marker.**  A marker ("used to", "no longer", ...) in the new
    sentence → *temporal coexistence*: the old fact gets ``valid_to``, the new
    one ``valid_from`` and a ``temporal_supersedes`` reference.  Both stay.
@@ -28,7 +30,7 @@ from functools import lru_cache
 from typing import Literal
 
 from .config import Config
-from .extraction.attributes import Attribute, polarity_conflict
+from .extraction.attributes import Attribute, polarity_conflict, same_slot
 from .records import Memory
 
 __all__ = ["Candidate", "Verdict", "find_temporal_marker", "judge", "topic_stems"]
@@ -98,6 +100,16 @@ def topic_stems(text: str) -> frozenset[str]:
     return frozenset(w[:3] for w in words)
 
 
+def _refines(sentence: str, value: str, old_value: str) -> bool:
+    """The new value is a part of the old one: "Toronto, Canada" (or "Toronto in
+    Canada") after "Canada" adds detail, it does not contradict."""
+    if not old_value or not value:
+        return False
+    text = sentence.lower().replace("’", "'")
+    pattern = re.escape(value) + r"\s*(?:,|\bin\b)\s*(?:the\s+)?" + re.escape(old_value) + r"\b"
+    return re.search(pattern, text) is not None
+
+
 def _restates(content: str, existing: Memory) -> bool:
     """A restatement adds no number or name the existing fact lacks ("owns 3 harps" ≠ "owns 2")."""
     return key_tokens(content) <= key_tokens(existing.content)
@@ -117,13 +129,17 @@ def judge(
     topic = topic_stems(content)
     eligible: list[tuple[bool, Candidate]] = []
     for c in current:
-        same_attr = attribute is not None and c.memory.attribute == attribute.key
+        same_attr = attribute is not None and same_slot(
+            attribute, c.memory.attribute, c.memory.attribute_value
+        )
         # Stage 1c: a change marker plus a shared topic word ("I stopped smoking" after
         # "I smoke a pack a day"), or the same statement negated, lowers the gate.
         related = c.similarity >= config.related_candidate_similarity and (
             (marker is not None and bool(topic & topic_stems(c.memory.content)))
             or polarity_conflict(content, c.memory.content)
         )
+        # Stage 1d: a change marker alone, on a fact about the same thing.
+        related = related or (marker is not None and c.similarity >= config.marker_candidate_similarity)
         if (
             c.similarity > config.contradiction_similarity
             or (same_attr and c.similarity >= config.attribute_candidate_similarity)
@@ -146,7 +162,10 @@ def judge(
     for same_attr, c in eligible:
         if same_attr and attribute is not None:
             old_negated = bool(c.memory.metadata.get("attribute_negated", False))
-            if c.memory.attribute_value != attribute.value or old_negated != attribute.negated:
+            old_value = c.memory.attribute_value or ""
+            if old_value != attribute.value and _refines(sentence, attribute.value, old_value):
+                continue  # "I live in Toronto, Canada" after "I live in Canada": more detail
+            if old_value != attribute.value or old_negated != attribute.negated:
                 return Verdict(
                     kind="conflict", existing=c.memory, similarity=c.similarity, attribute=attribute.key
                 )

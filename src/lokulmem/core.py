@@ -46,6 +46,7 @@ from .extraction import (
 from .extraction import (
     novelty as novelty_of,
 )
+from .extraction.attributes import Attribute, slot_keys
 from .index import BruteForceIndex
 from .maintenance import holder_id, run_maintenance, sweep_due
 from .records import (
@@ -503,7 +504,7 @@ class Engine:
             found = {m.id: m for m in self._fetch([h.id for h in hits])}
         return [(found[h.id], h.similarity) for h in hits if h.id in found]
 
-    def contradiction_candidates(self, vec: Vector, attribute: str | None) -> list[Candidate]:
+    def contradiction_candidates(self, vec: Vector, attribute: Attribute | None) -> list[Candidate]:
         with self.reading():
             mems, sims = self._stage1(vec, attribute)
         return [Candidate(mems[i], sims[i]) for i in mems]
@@ -608,16 +609,18 @@ class Engine:
             truncated=truncated,
         )
 
-    def _stage1(self, vec: Vector, attribute: str | None) -> tuple[dict[str, Memory], dict[str, float]]:
-        """Contradiction candidates: the nearest stored facts and the nearest same-attribute ones."""
+    def _stage1(self, vec: Vector, attribute: Attribute | None) -> tuple[dict[str, Memory], dict[str, float]]:
+        """Contradiction candidates: the nearest stored facts and the nearest ones in the same slot."""
         cfg = self.config
         hits = self.index.search(vec, cfg.contradiction_candidates)
         sims: dict[str, float] = {h.id: h.similarity for h in hits}
         mems: dict[str, Memory] = {m.id: m for m in self._fetch(list(sims))}
-        if attribute is not None:
+        keys = slot_keys(attribute)
+        if keys:
             # Only the nearest same-attribute facts are read in full: a store may
             # hold hundreds of "sister.residence" facts.
-            same_ids = [i for i in self.storage.ids_by_attribute(attribute) if i not in mems]
+            found = dict.fromkeys(i for k in keys for i in self.storage.ids_by_attribute(k))
+            same_ids = [i for i in found if i not in mems]
             same_ids = [i for i in same_ids if i in self.index]
             ranked = sorted(
                 zip(same_ids, self.index.similarities(vec, same_ids), strict=True), key=lambda x: -x[1]
@@ -683,7 +686,7 @@ class Engine:
                     return
         # Stage-1 candidates: nearest stored facts, same-attribute facts, and facts
         # planned earlier in this same message.
-        mems, sims = self._stage1(vec, a.attribute.key if a.attribute else None)
+        mems, sims = self._stage1(vec, a.attribute)
         for m in plan.new:
             if m.embedding is not None:
                 mems[m.id] = m

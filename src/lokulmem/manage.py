@@ -435,12 +435,13 @@ class Manager:
             vec = self._engine.embed([content])[0]
             vec = np.array(vec, dtype=np.float32)
             vec.setflags(write=False)
-            attr = analysis.attribute.key if analysis.attribute else None
             # Only a current fact is checked: correcting a past one (closed or
             # superseded) must not close the fact that replaced it.
             if current.status == "active" and current.valid_to is None:
                 candidates = [
-                    c for c in self._engine.contradiction_candidates(vec, attr) if c.memory.id != mid
+                    c
+                    for c in self._engine.contradiction_candidates(vec, analysis.attribute)
+                    if c.memory.id != mid
                 ]
 
         def plan() -> Changes:

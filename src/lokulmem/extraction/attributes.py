@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .lexicon import DIETS, EXCLUSIVE_RELATIONS, JOB_WORDS, RELATIONS, RELATIONSHIP_STATUSES
 
-__all__ = ["Attribute", "extract_attribute", "polarity_conflict"]
+__all__ = ["Attribute", "extract_attribute", "polarity_conflict", "same_slot", "slot_keys"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,19 @@ _NEG = r"(?P<neg>\s+(?:no longer|not|never|don't|do not|doesn't|does not))?"
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.IGNORECASE))
     for name, pattern in (
+        # Who one lives with: "I live alone" / "I live with my parents" / "I moved out".
+        (
+            "household",
+            r"\bi"
+            + _ADV
+            + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own|with\s+[a-z' ]{2,40}?)"
+            + _END,
+        ),
+        (
+            "household",
+            r"\bi" + _ADV + r"\s+(?:moved|moving)\s+(?:out|into|to)\s+(?:a\s+place\s+of\s+my\s+own|"
+            r"my\s+own\s+(?P<v>place|apartment|flat|house|home))\b",
+        ),
         (
             "residence",
             _SUBJECT
@@ -43,7 +56,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + _NEG
             + _ADV
             + r"(?:\s+used to)?\s+(?:live|lives|living|reside|resides|residing|based|"
-            + r"stay|stays|staying)\s+in\s+"
+            + r"stay|stays|staying)\s+(?:in|near|by|on)\s+"
             + _VALUE
             + _END,
         ),
@@ -71,7 +84,27 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "employer",
             _SUBJECT + _ADV + r"\s+(?:joined|started at|got hired at|got a job at)\s+" + _VALUE + _END,
         ),
+        (
+            "employer",
+            r"\bi\s+(?:\w+\s+)?(?:to|got|have|found|took|started|began)\s+(?:a\s+|my\s+|the\s+)?"
+            r"(?:new\s+)?job\s+(?:at|with)\s+" + _VALUE + _END,
+        ),
         ("job", _SUBJECT + _ADV + r"\s+(?:work|works|working)\s+as\s+(?:an?\s+)?" + _VALUE + _END),
+        # The platform one uses: "I use an iPhone" / "I switched to Android" / "I'm a Mac user".
+        (
+            "platform",
+            r"\bi" + _ADV + r"(?:\s+(?:use|uses|using|own|have|switched to|changed to|moved to|got)|"
+            r"'m\s+(?:an?\s+)|\s+am\s+(?:an?\s+))\s*(?:an?\s+|the\s+|my\s+)?"
+            r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|"
+            r"blackberry)\b",
+        ),
+        # How one gets to work: "I take the bus to work" / "I cycle to work".
+        (
+            "commute",
+            r"\bi" + _ADV + r"\s+(?:(?:take|takes|ride|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|subway|"
+            r"metro|tram|ferry|bike)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
+            r"(?:work|the office|school)\b",
+        ),
         (
             "job",
             r"\bmy\s+(?:job|role|position|title|profession|occupation)\s+is\s+(?:an?\s+)?"
@@ -123,9 +156,17 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+)" + _END,
         ),
         (
+            "pet_name",
+            r"\bi\s+have\s+an?\s+(?P<attr>dog|cat|puppy|kitten|parrot|horse|rabbit|hamster|bird|turtle)"
+            r"\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + _END,
+        ),
+        # "I'm an only child" / "I have no siblings": a sibling count of 0.
+        ("count", r"\bi(?:'m|\s+am)\s+an\s+(?P<v>only)\s+(?P<attr>child)\b"),
+        (
             "count",
             r"\bi\s+have\s+(?P<v>\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-            r"(?P<attr>kids|children|sons|daughters|brothers|sisters|siblings|grandchildren)\b",
+            r"(?P<attr>kids?|children|child|sons?|daughters?|brothers?|sisters?|siblings?|grandchildren|"
+            r"grandchild)\b",
         ),
         (
             "color",
@@ -138,6 +179,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             _SUBJECT
             + r"(?:'m|\s+am)?"
             + _ADV
+            + r"(?:\s+(?:switched|changed|moved)\s+to|\s+(?:started|began))?"
             + r"\s+(?:study|studies|studying|major in|majoring in)\s+"
             + _VALUE
             + _END,
@@ -179,6 +221,68 @@ _PREFER_TAIL = re.compile(
 )
 
 
+_SIBLING_KEYS = ("user.count:siblings", "user.count:brothers", "user.count:sisters")
+_PLATFORMS = {
+    "windows": ("computer", "windows"),
+    "linux": ("computer", "linux"),
+    "ubuntu": ("computer", "linux"),
+    "macos": ("computer", "mac"),
+    "mac": ("computer", "mac"),
+    "macbook": ("computer", "mac"),
+    "chromebook": ("computer", "chromeos"),
+    "iphone": ("phone", "iphone"),
+    "ios": ("phone", "iphone"),
+    "android": ("phone", "android"),
+    "pixel": ("phone", "android"),
+    "samsung": ("phone", "android"),
+    "blackberry": ("phone", "blackberry"),
+}
+_HOUSEHOLD_ALONE = frozenset({"alone", "by myself", "on my own"})
+_NUMBER_WORDS = {
+    "no": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+}
+_PLURAL = {
+    "kid": "kids",
+    "child": "children",
+    "son": "sons",
+    "daughter": "daughters",
+    "brother": "brothers",
+    "sister": "sisters",
+    "sibling": "siblings",
+    "grandchild": "grandchildren",
+}
+
+
+def slot_keys(attribute: Attribute | None) -> tuple[str, ...]:
+    """The attribute keys whose facts may conflict with ``attribute``: its own, and
+    for "no siblings" (a count of 0) the brother and sister counts too."""
+    if attribute is None:
+        return ()
+    if attribute.key in _SIBLING_KEYS:
+        return _SIBLING_KEYS if attribute.value == "0" else (attribute.key, _SIBLING_KEYS[0])
+    return (attribute.key,)
+
+
+def same_slot(attribute: Attribute, key: str | None, value: str | None) -> bool:
+    """Whether a stored fact with ``key``/``value`` sets the same slot as ``attribute``:
+    the same key, or "no siblings" against a brother or sister count."""
+    if key == attribute.key:
+        return True
+    if key in _SIBLING_KEYS and attribute.key in _SIBLING_KEYS:
+        return _SIBLING_KEYS[0] in (key, attribute.key) and "0" in (value, attribute.value)
+    return False
+
+
 def _norm(value: str) -> str:
     v = re.sub(r"\s+", " ", value.lower()).strip(" .,'\"")
     return _ARTICLES.sub("", v)
@@ -192,6 +296,10 @@ def extract_attribute(sentence: str) -> Attribute | None:
         if not m:
             continue
         groups = m.groupdict()
+        if name == "household" and not groups.get("v"):
+            groups["v"] = "own place"  # "I moved into a place of my own"
+        if name == "commute" and not groups.get("v"):
+            groups["v"] = groups.get("v2")
         subj = (groups.get("subj") or "").lower()
         if groups.get("subj") is not None and subj not in RELATIONS:
             continue  # "my car is in Berlin": not a person's attribute
@@ -224,12 +332,23 @@ def extract_attribute(sentence: str) -> Attribute | None:
             parts = value.split()
             # "prefer dark mode" / "light mode": same head noun; "prefer tea" / "coffee": one word.
             attr = f"prefers:{parts[-1]}" if len(parts) > 1 else "prefers"
-        elif name in ("pet_name", "count", "color", "place"):
+        elif name == "household":
+            value = "alone" if value in _HOUSEHOLD_ALONE else value.removeprefix("with ").removeprefix("my ")
+            value = "own place" if value in ("place", "apartment", "flat", "house", "home") else value
+        elif name == "platform":
+            device, value = _PLATFORMS[value]
+            attr = f"platform:{device}"
+        elif name == "commute":
+            value = {"cycle": "bike", "commute by bike": "bike", "commute by car": "drive"}.get(value, value)
+            value = value.removeprefix("commute by ")
+        elif name == "count":
+            noun = groups["attr"].lower()
+            attr = f"count:{_PLURAL.get(noun, noun)}"
+            value = _NUMBER_WORDS.get(value, value)
+            if noun == "child" and value == "only":
+                attr, value = "count:siblings", "0"  # "I'm an only child"
+        elif name in ("pet_name", "color", "place"):
             attr = f"{name}:{groups['attr'].lower()}"
-            if name == "count":
-                value = {"no": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}.get(
-                    value, value
-                )
         elif name == "favorite":
             attr = f"favorite:{_norm(groups['attr'])}"
         elif name == "relation":
@@ -250,8 +369,11 @@ _NEGATORS = re.compile(
 _STOP = frozenset(
     "the a an and or but to of in on at for with is are was were be been am user user's "
     "i my me it this that do does did really very so just also like likes love loves enjoy "
-    "enjoys prefer prefers has have had any all at".split()
+    "enjoys prefer prefers has have had any all at "
+    # How often is not what: "every day" / "never", "twice" / "never".
+    "every day daily always often usually once twice times lot lots much".split()
 )
+_CLAUSE = re.compile(r"\s*(?:[,;]|\band\b|\bbut\b)\s*", re.IGNORECASE)
 
 
 def _content_words(text: str) -> set[str]:
@@ -260,11 +382,20 @@ def _content_words(text: str) -> set[str]:
 
 
 def polarity_conflict(a: str, b: str, min_overlap: float = 0.6) -> bool:
-    """True when ``a`` and ``b`` say the same thing with opposite polarity.
+    """True when ``a`` and ``b`` (or a clause of each) say the same thing with
+    opposite polarity.
 
-    ("User likes cats." / "User doesn't like cats.")  Content words must
-    overlap (Jaccard ≥ ``min_overlap``) once negators are removed.
+    ("User likes cats." / "User doesn't like cats."; "User drinks a lot of
+    milk." / "User is lactose intolerant and never drinks milk.")  Content
+    words must overlap (Jaccard ≥ ``min_overlap``) once negators are removed.
     """
+    clauses_a = [c for c in _CLAUSE.split(a) if c.strip()] or [a]
+    clauses_b = [c for c in _CLAUSE.split(b) if c.strip()] or [b]
+    pairs = [(a, b)] + [(x, y) for x in clauses_a for y in clauses_b if (x, y) != (a, b)]
+    return any(_opposite(x, y, min_overlap) for x, y in pairs)
+
+
+def _opposite(a: str, b: str, min_overlap: float) -> bool:
     neg_a = bool(_NEGATORS.search(a))
     neg_b = bool(_NEGATORS.search(b))
     if neg_a == neg_b:

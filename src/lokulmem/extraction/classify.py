@@ -167,7 +167,7 @@ def classify_by_rules(
         entity = attribute.key.split(".", 1)[0]
         if attr in ("name", "age"):
             found.append("identity")
-        elif attr == "residence":
+        elif attr in ("residence", "household"):
             found.append("location")
         elif attr in ("employer", "job"):
             found.append("profession")
