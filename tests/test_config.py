@@ -98,3 +98,11 @@ def test_client_rejects_bad_options_before_touching_anything(tmp_path) -> None: 
     with pytest.raises(ConfigError):
         LokulMem(storage="redis")  # type: ignore[arg-type]
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_switches_must_be_booleans() -> None:
+    with pytest.raises(ConfigError, match="context_once"):
+        Config(context_once="yes")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="skip_chitchat"):
+        Config(skip_chitchat=1)  # type: ignore[arg-type]
+    assert Config(context_once=False).context_once is False

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from eval import contradiction, extraction, locomo
+from eval import contradiction, extraction, locomo, retrieval
 
 # Team-written, tiny files in each dataset's format (not copies of the data).
 FIXTURES = Path(__file__).resolve().parents[1] / "eval" / "data" / "fixtures"
@@ -55,6 +55,14 @@ def test_extraction_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
     )
     f = _last_json(capsys)
     assert f["locomo"]["n"] == 6 and f["personaext"]["n"] == 3 and f["team"]["n"] == 120
+
+
+def test_retrieval_on_the_team_set(capsys: pytest.CaptureFixture[str]) -> None:
+    retrieval.main([])
+    f = _last_json(capsys)["sets"]["retrieval_cases.json"]
+    assert f["questions"] == 50 and f["turns"] == 30 and 0 < f["memories"] <= 60
+    # The PRD's "top-3 rated relevant" target is 80%; a drop below 75% is a regression.
+    assert f["hit@3"] >= 0.75 and 0 < f["precision@3"] <= 1 and 0 < f["mrr"] <= 1
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="shared evaluation data not on this machine")

@@ -36,6 +36,7 @@ def test_sentences_and_first_person_clauses() -> None:
         ("Well, I really love hiking!", "User really loves hiking."),
         ("my sister is Maya", "User's sister is Maya."),
         ("I'm no longer at Acme Corp", "User is no longer at Acme Corp."),
+        ("I no longer work at the clinic", "User no longer works at the clinic."),
         ("I don't like cats", "User doesn't like cats."),
         ("I go to the gym every day", "User goes to the gym every day."),
         ("I've been learning Spanish", "User has been learning Spanish."),

@@ -117,3 +117,43 @@ def test_recency_decays_with_time(mem: LokulMem, clock: ManualClock) -> None:
     b = mem.augment("Where do I live?", [], debug=True)
     assert a.debug and b.debug
     assert b.debug.candidates[0].breakdown.recency < a.debug.candidates[0].breakdown.recency
+
+
+def test_the_semantic_term_blends_the_message_vector(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem()
+    m = mem.learn("Seven years now, and I still love it.", in_reply_to="How long have you been painting?")
+    memory = m.extracted[0]
+    assert memory.context_embedding is not None
+    (want,) = mem.engine.embedder.embed(
+        ["How long have you been painting? Seven years now, and I still love it."]
+    )
+    assert float(memory.context_embedding @ want) == pytest.approx(1.0, abs=1e-5)
+    q = "How long has the user been painting?"
+    r = mem.augment(q, debug=True)
+    assert r.debug is not None
+    top = next(c for c in r.debug.candidates if c.memory.id == memory.id)
+    (qv,) = mem.engine.embedder.embed([q])
+    assert memory.embedding is not None
+    w, cfg = mem.config.context_vector_weight, mem.config
+    cosine = float(memory.embedding @ qv)
+    blended = (1 - w) * cosine + w * float(memory.context_embedding @ qv)
+    assert top.breakdown.semantic == pytest.approx(cfg.retrieval_weights.semantic * blended, abs=1e-5)
+    assert top.similarity == pytest.approx(cosine, abs=1e-5)  # the debug record keeps the raw cosine
+    # Turned off, nothing is embedded for the context.
+    off = make_mem(context_vector_weight=0.0)
+    assert off.learn("I paint every weekend.").extracted[0].context_embedding is None
+
+
+def test_a_message_context_counts_once(make_mem: Callable[..., LokulMem]) -> None:
+    def lexical(mem: LokulMem) -> dict[str, float]:
+        mem.learn("We went camping by the lake last June. The kids loved it and I took photos.")
+        r = mem.augment("camping trip", debug=True)
+        assert r.debug is not None
+        return {c.memory.content: c.breakdown.lexical for c in r.debug.candidates}
+
+    once = lexical(make_mem())
+    camping = next(v for k, v in once.items() if "camping" in k)
+    others = [v for k, v in once.items() if "camping" not in k]
+    assert camping > 0 and others and all(v == 0 for v in others)  # no "camping" in their own words
+    shared = lexical(make_mem(context_once=False))
+    assert all(v > 0 for v in shared.values())  # every sentence of the message matched via its context

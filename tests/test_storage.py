@@ -153,6 +153,7 @@ class HashEmbedder:
 
 def test_reembed_switches_the_store_to_another_model(store_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
     from lokulmem import LokulMem
+    from lokulmem.records import context_text
 
     with LokulMem(path=store_path, embedder=embedder) as mem:
         mem.learn("I live in Berlin.", "")
@@ -163,6 +164,9 @@ def test_reembed_switches_the_store_to_another_model(store_path: Path, embedder)
     s.close()
     with LokulMem(path=store_path, embedder=HashEmbedder()) as mem:
         assert "Berlin" in mem.augment("I live in Berlin", []).context
+        (m,) = mem.manage().list()
+        (want,) = HashEmbedder().embed([context_text(m.reply_context, m.source_context)])
+        assert m.context_embedding is not None and np.allclose(m.context_embedding, want)
     with pytest.raises(EmbeddingModelMismatchError):
         LokulMem(path=store_path, embedder=embedder).init()
 
@@ -190,6 +194,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     conn.execute("ALTER TABLE memories DROP COLUMN faded_at")
     conn.execute("ALTER TABLE memories DROP COLUMN source_context")
     conn.execute("ALTER TABLE memories DROP COLUMN reply_context")
+    conn.execute("ALTER TABLE memories DROP COLUMN context_embedding")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     s = SQLiteStorage(store_path)
@@ -203,6 +208,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
         "m003_lifecycle",
         "m004_context",
         "m005_reply_context",
+        "m006_context_vector",
     ]
 
 
@@ -215,21 +221,22 @@ def test_m005_keeps_a_version_4_store_searchable(store_path: Path) -> None:
     for step in (m001_initial, m002_manage, m003_lifecycle, m004_context):
         step(conn)
     conn.execute("PRAGMA user_version = 4")
-    # A row as a version-4 store holds it: every column but reply_context.
+    # A row as a version-4 store holds it: every column but the two added since.
     row = memory_to_row(
         _memory(id="old", content="User plays chess.", source_context="I play chess on Sundays.")
     )
-    cols = [c for c in _COLUMNS if c != "reply_context"]
+    later = ("reply_context", "context_embedding")
+    cols = [c for c in _COLUMNS if c not in later]
     conn.execute(
         f"INSERT INTO memories ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-        [v for c, v in zip(_COLUMNS, row, strict=True) if c != "reply_context"],
+        [v for c, v in zip(_COLUMNS, row, strict=True) if c not in later],
     )
     conn.execute("COMMIT")
     conn.close()
     s = SQLiteStorage(store_path)
     s.open(embedding_model=MODEL, dimension=384)
     old = s.get_memory("old")
-    assert old is not None and old.reply_context == ""
+    assert old is not None and old.reply_context == "" and old.context_embedding is None
     assert [i for i, _ in s.lexical_search(["sundays"], limit=5, context_weight=0.6)] == ["old"]
     s.insert_memory(_memory(id="new", content="User's answer is 5 years.", reply_context="Married long?"))
     assert [i for i, _ in s.lexical_search(["married"], limit=5, reply_weight=0.6)] == ["new"]

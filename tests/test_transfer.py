@@ -109,6 +109,7 @@ def test_export_without_embeddings_reembeds_on_import(full: LokulMem) -> None:
     before = _snapshot(full)[0]
     doc = mg.export(include_embeddings=False)
     assert all(m["embedding"] is None for m in doc["memories"]) and doc["embedding_model"] is None
+    assert all(m["context_embedding"] is None for m in doc["memories"])
     batches: list[int] = []
     real = full.engine.embedder.embed
 
@@ -123,9 +124,14 @@ def test_export_without_embeddings_reembeds_on_import(full: LokulMem) -> None:
     after = {m.id: m for m in _snapshot(full)[0]}
     for m in before:
         got = after[m.id]
-        assert got.replace(embedding=None).same_as(m.replace(embedding=None))
+        assert got.replace(embedding=None, context_embedding=None).same_as(
+            m.replace(embedding=None, context_embedding=None)
+        )
         assert got.embedding is not None and m.embedding is not None
         assert float(got.embedding @ m.embedding) > 0.99
+        # The context vector is recomputed from the stored context texts.
+        assert got.context_embedding is not None and m.context_embedding is not None
+        assert float(got.context_embedding @ m.context_embedding) > 0.99
 
 
 def test_empty_store_exports_and_reimports(mem: LokulMem) -> None:

@@ -324,6 +324,14 @@ class Config:
     #: Characters kept from the end of the message the user was answering (the
     #: question being answered is usually at its end).
     max_reply_context_chars: int = 300
+    #: A message's context and reply words count once per query: for the best
+    #: scoring of the memories that message left; the others keep only their
+    #: own content's lexical match, so one message does not fill every slot.
+    context_once: bool = True
+    #: Share of the semantic term taken from the memory's context vector (its
+    #: source message and what it answered) instead of its own sentence; 0 stops
+    #: embedding contexts (docs/tuning.md).
+    context_vector_weight: float = 0.6
     #: BM25 → [0, 1]: ``s / (s + saturation)``; 0 divides by the query's best score instead.
     lexical_saturation: float = 0.0
 
@@ -413,6 +421,7 @@ class Config:
             "contradiction_similarity",
             "attribute_candidate_similarity",
             "related_candidate_similarity",
+            "context_vector_weight",
             "marker_candidate_similarity",
             "impersonal_margin",
             "import_quality_threshold",
@@ -478,6 +487,9 @@ class Config:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ConfigError(name, "must be an integer >= 0")
+        for f in dataclasses.fields(self):
+            if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):
+                raise ConfigError(f.name, f"must be True or False, got {getattr(self, f.name)!r}")
         for name in ("transient_types", "backed_types"):
             if not all(isinstance(t, str) for t in getattr(self, name)):
                 raise ConfigError(name, "must be a list of type names")
@@ -564,6 +576,8 @@ class Config:
             cluster_bonus=0.05,
             lexical_reply_weight=0.0,
             marker_candidate_similarity=1.0,
+            context_once=False,
+            context_vector_weight=0.0,
         )
         return from_options(base, changes)
 

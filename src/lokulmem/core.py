@@ -10,6 +10,7 @@ state and the events are updated only after it commits.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -64,6 +65,7 @@ from .records import (
     Resolution,
     ScoredMemory,
     SentenceDecision,
+    context_text,
 )
 from .retrieval import (
     BLOCK_END,
@@ -113,6 +115,24 @@ class _Session:
     vectors: deque[Vector] = field(default_factory=deque)
     #: The assistant's last response in this session: what the next user message answers.
     last_response: str = ""
+
+
+@dataclass
+class _MessageContext:
+    """The message a sentence came from and what it answered; its vector is
+    embedded once, and only if one of its sentences is stored."""
+
+    text: str
+    reply: str
+    embed: Callable[[str], Vector] | None
+    _vector: Vector | None = None
+
+    def vector(self) -> Vector | None:
+        if self._vector is None and self.embed is not None:
+            vec = np.array(self.embed(context_text(self.reply, self.text)), dtype=np.float32)
+            vec.setflags(write=False)
+            self._vector = vec
+        return self._vector
 
 
 @dataclass
@@ -553,6 +573,11 @@ class Engine:
             personal = any(not a.impersonal for a in analyses)
             replied = state.last_response if in_reply_to is None else in_reply_to
             reply = replied[-cfg.max_reply_context_chars :] if cfg.max_reply_context_chars else ""
+            message = _MessageContext(
+                text=text[: cfg.max_context_chars],
+                reply=reply.strip(),
+                embed=(lambda t: self.embedder.embed([t])[0]) if cfg.context_vector_weight > 0 else None,
+            )
             for a, vec in zip(analyses, vectors, strict=True):
                 self._plan_sentence(
                     plan,
@@ -564,8 +589,7 @@ class Engine:
                     force_extract,
                     skip,
                     personal,
-                    text[: cfg.max_context_chars],
-                    reply.strip(),
+                    message,
                 )
             # One transaction for everything; nothing below runs if it fails.
             with self.storage.transaction():
@@ -644,8 +668,7 @@ class Engine:
         force: bool,
         skip: frozenset[str],
         personal_message: bool = False,
-        context: str = "",
-        reply: str = "",
+        message: _MessageContext | None = None,
     ) -> None:
         cfg = self.config
         plan.vectors.append(vec)
@@ -743,7 +766,7 @@ class Engine:
         if verdict is None and score < threshold and not force:
             decide("below-threshold", score, novelty, rec, types)
             return
-        memory = self._new_memory(a, vec, types, score, sid, state.turn, now, top1, context, reply)
+        memory = self._new_memory(a, vec, types, score, sid, state.turn, now, top1, message)
         if verdict is not None:
             memory = self._resolve(plan, verdict, memory, now)
             decide("contradiction", score, novelty, rec, types, memory.id)
@@ -761,8 +784,7 @@ class Engine:
         turn: int,
         now: int,
         top1: float | None,
-        context: str = "",
-        reply: str = "",
+        message: _MessageContext | None = None,
     ) -> Memory:
         cfg = self.config
         metadata: dict[str, Any] = {}
@@ -789,8 +811,9 @@ class Engine:
             source_conversation_ids=(sid,),
             entities=a.features.entities,
             source_text=a.sentence,
-            source_context=context,
-            reply_context=reply,
+            source_context=message.text if message else "",
+            reply_context=message.reply if message else "",
+            context_embedding=message.vector() if message else None,
             quality=quality_walls(
                 a.sentence,
                 specificity=a.specificity,
@@ -897,21 +920,7 @@ class Engine:
             hits = self.index.search(qvec, cfg.candidate_pool)
             ids = [h.id for h in hits]
             seen = set(ids)
-            lexical: dict[str, float] = {}
-            if cfg.retrieval_weights.lexical > 0:
-                found = self.storage.lexical_search(
-                    key_terms(text),
-                    limit=cfg.lexical_pool,
-                    context_weight=cfg.lexical_context_weight,
-                    reply_weight=cfg.lexical_reply_weight,
-                )
-                if cfg.lexical_saturation > 0:
-                    # Absolute: a weak match (only a common name) stays weak.
-                    c = cfg.lexical_saturation
-                    lexical = {i: score / (score + c) for i, score in found}
-                else:
-                    best = max((score for _, score in found), default=0.0)
-                    lexical = {i: score / best for i, score in found if best > 0}
+            lexical, lexical_own = self._lexical(text)
             extra = [i for i in self.storage.pinned_ids() if i not in seen]
             extra += [i for i in lexical if i not in seen and i not in set(extra) and i in self.index]
             ids += extra
@@ -928,9 +937,13 @@ class Engine:
                     continue
                 cont = max((float(m.embedding @ tv) for tv in turn_vecs), default=0.0)
                 bonus = cfg.cluster_bonus if topic is not None and m.cluster_id == topic else 0.0
+                sim = sims[m.id]
+                if m.context_embedding is not None and cfg.context_vector_weight > 0:
+                    w = cfg.context_vector_weight
+                    sim = (1 - w) * sim + w * float(m.context_embedding @ qvec)
                 b = breakdown(
                     m,
-                    similarity=sims[m.id],
+                    similarity=sim,
                     continuity=cont,
                     now_ms=now,
                     config=cfg,
@@ -938,6 +951,20 @@ class Engine:
                     lexical=lexical.get(m.id, 0.0),
                 )
                 scored.append((m, sims[m.id], b))
+            scored.sort(key=lambda x: -x[2].total)
+            if cfg.context_once:
+                # A message's context and reply words are the message's evidence: they
+                # count for its best-scoring memory; its other memories keep their own.
+                seen_messages: set[tuple[str, str]] = set()
+                for j, (m, sim, b) in enumerate(scored):
+                    if not m.source_context:
+                        continue
+                    key = (m.source_session, m.source_context)
+                    if key in seen_messages:
+                        own = lexical_own.get(m.id, 0.0)
+                        b = dataclasses.replace(b, lexical=cfg.retrieval_weights.lexical * own)
+                        scored[j] = (m, sim, b)
+                    seen_messages.add(key)
             scored.sort(key=lambda x: (-(x[0].pinned and x[2].total > floor), -x[2].total))
 
             overhead = count_tokens(f"{BLOCK_START}\n{BLOCK_END}\n\n", counter)
@@ -1015,6 +1042,31 @@ class Engine:
                 injected, candidates, tokens_used, available, (t1 - t0) * 1000, (t2 - t1) * 1000, searched
             )
         return AugmentResult(messages=messages, debug=dbg, context=block)
+
+    def _lexical(self, text: str) -> tuple[dict[str, float], dict[str, float]]:
+        """BM25 of the message's key terms in [0, 1]: over content, source message and
+        reply context (weighted), and over content alone, on the same scale."""
+        cfg = self.config
+        if cfg.retrieval_weights.lexical <= 0:
+            return {}, {}
+        terms = key_terms(text)
+        found = self.storage.lexical_search(
+            terms,
+            limit=cfg.lexical_pool,
+            context_weight=cfg.lexical_context_weight,
+            reply_weight=cfg.lexical_reply_weight,
+        )
+        own: list[tuple[str, float]] = []
+        if cfg.context_once and (cfg.lexical_context_weight > 0 or cfg.lexical_reply_weight > 0):
+            own = self.storage.lexical_search(terms, limit=cfg.lexical_pool)
+        if cfg.lexical_saturation > 0:
+            # Absolute: a weak match (only a common name) stays weak.
+            c = cfg.lexical_saturation
+            return {i: s / (s + c) for i, s in found}, {i: s / (s + c) for i, s in own}
+        best = max((s for _, s in found), default=0.0)
+        if best <= 0:
+            return {}, {}
+        return {i: s / best for i, s in found}, {i: min(1.0, s / best) for i, s in own}
 
     def _debug(
         self,

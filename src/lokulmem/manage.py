@@ -46,6 +46,8 @@ from .records import (
     MemoryStats,
     RejectedItem,
     TimelineDay,
+    Vector,
+    context_text,
 )
 from .storage import MemoryQuery
 from .transfer import ExportDocument, ParsedPack, export_document, parse_document, to_markdown
@@ -108,6 +110,12 @@ def _text(name: str, value: object) -> str:
     if not isinstance(value, str):
         raise ValidationError(name, f"must be a string, got {type(value).__name__}")
     return value
+
+
+def _frozen(vec: Any) -> Vector:
+    v = np.array(vec, dtype=np.float32)
+    v.setflags(write=False)
+    return v
 
 
 class Manager:
@@ -756,12 +764,29 @@ class Manager:
         reuse = doc.embedding_model == ours
         need = [m for m in doc.memories if m.embedding is None or not reuse]
         vectors = dict(zip([m.id for m in need], engine.embed([m.content for m in need]), strict=True))
+        # Context vectors are recomputed like the others, for memories that have a context.
+        need_ctx = [
+            m
+            for m in doc.memories
+            if (m.context_embedding is None or not reuse)
+            and (m.source_context or m.reply_context)
+            and engine.config.context_vector_weight > 0
+        ]
+        ctx_vectors = dict(
+            zip(
+                [m.id for m in need_ctx],
+                engine.embed([context_text(m.reply_context, m.source_context) for m in need_ctx]),
+                strict=True,
+            )
+        )
         incoming = []
         for m in doc.memories:
             if m.id in vectors:
-                v = np.array(vectors[m.id], dtype=np.float32)
-                v.setflags(write=False)
-                m = m.replace(embedding=v)
+                m = m.replace(embedding=_frozen(vectors[m.id]))
+            if m.id in ctx_vectors:
+                m = m.replace(context_embedding=_frozen(ctx_vectors[m.id]))
+            elif not reuse:
+                m = m.replace(context_embedding=None)
             incoming.append(m)
         event_id = str(uuid.uuid4())
         counts = {"imported": 0, "skipped": 0, "conflicts": 0}

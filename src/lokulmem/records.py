@@ -45,6 +45,7 @@ __all__ = [
     "SentenceDecision",
     "Source",
     "TimelineDay",
+    "context_text",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -81,6 +82,12 @@ class QualityWalls:
     @property
     def score(self) -> float:
         return self.form * self.filter * self.substance * self.factuality
+
+
+def context_text(reply_context: str, source_context: str) -> str:
+    """The text embedded as a memory's ``context_embedding``: what the message
+    answered, then the message."""
+    return f"{reply_context} {source_context}".strip()
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -142,6 +149,10 @@ class Memory:
     #: ``max_reply_context_chars``: "5 years already!" answers "How long have
     #: you been married?".  Searched lexically beside ``content``.
     reply_context: str = ""
+    #: L2-normalised vector of "reply context + source message" (read-only): the
+    #: message's meaning, blended into the semantic term at recall
+    #: (``context_vector_weight``); None when not computed.
+    context_embedding: Vector | None = field(default=None, repr=False)
 
     @property
     def quality_score(self) -> float:
@@ -161,7 +172,7 @@ class Memory:
         """Field-by-field equality, embeddings compared by value."""
         for f in dataclasses.fields(self):
             a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name == "embedding":
+            if f.name in ("embedding", "context_embedding"):
                 if (a is None) != (b is None):
                     return False
                 if a is not None and not np.array_equal(a, b):

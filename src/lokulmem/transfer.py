@@ -110,7 +110,7 @@ def memory_to_json(memory: Memory, *, include_embedding: bool = True) -> dict[st
     out: dict[str, Any] = {}
     for f in dataclasses.fields(Memory):
         value = getattr(memory, f.name)
-        if f.name == "embedding":
+        if f.name in ("embedding", "context_embedding"):
             out[f.name] = _vec_out(value, include_embedding)
         elif f.name == "quality":
             out[f.name] = dataclasses.asdict(value)
@@ -435,6 +435,7 @@ def memory_from_json(obj: object, path: str, dimension: int | None = None) -> Me
         faded_at=r.int_("faded_at", None, nullable=True),
         source_context=r.str_("source_context", ""),
         reply_context=r.str_("reply_context", ""),
+        context_embedding=r.vector("context_embedding", dimension),
     )
 
 

@@ -35,6 +35,8 @@ _ADVERBS = frozenset(
     rarely seldom generally typically normally probably kinda honestly truly
     """.split()
 )
+#: Adverbs between the subject and its verb: "I no longer work" → "User no longer works".
+_ADVERB_GROUP = r"(?:(?:no longer|no more|" + "|".join(sorted(_ADVERBS)) + r")\s+)*"
 _CONTRACTIONS: tuple[tuple[str, str], ...] = (
     (r"\bI'm\b|\bIm\b|\bI am\b", "{U} is"),
     (r"\bI've\b|\bIve\b", "{U} has"),
@@ -65,9 +67,7 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
-_AFTER_I = re.compile(
-    r"\bI\s+(?P<adv>(?:(?:" + "|".join(sorted(_ADVERBS)) + r")\s+)*)(?P<verb>[A-Za-z][A-Za-z'\-]*)"
-)
+_AFTER_I = re.compile(r"\bI\s+(?P<adv>" + _ADVERB_GROUP + r")(?P<verb>[A-Za-z][A-Za-z'\-]*)")
 
 
 def _conjugate_after_i(text: str, label: str) -> str:
@@ -128,7 +128,6 @@ def to_first_person(fact: str, label: str = "User") -> str:
     """
     name = re.escape(label)
     text = re.sub(rf"\b{name}'s\b", "my", fact)
-    adverbs = "|".join(sorted(_ADVERBS))
-    pattern = re.compile(rf"\b{name}\s+(?P<adv>(?:(?:{adverbs})\s+)*)(?P<verb>[A-Za-z][A-Za-z'\-]*)")
+    pattern = re.compile(rf"\b{name}\s+(?P<adv>{_ADVERB_GROUP})(?P<verb>[A-Za-z][A-Za-z'\-]*)")
     text = pattern.sub(lambda m: f"I {m.group('adv')}{_first_person_verb(m.group('verb'))}", text)
     return re.sub(rf"\b{name}\b", "me", text)

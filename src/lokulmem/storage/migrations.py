@@ -283,12 +283,18 @@ def m005_reply_context(conn: sqlite3.Connection) -> None:
     )
 
 
+def m006_context_vector(conn: sqlite3.Connection) -> None:
+    """``context_embedding``: the vector of "reply context + source message"."""
+    _run(conn, "ALTER TABLE memories ADD COLUMN context_embedding BLOB")
+
+
 MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("m001_initial", m001_initial),
     ("m002_manage", m002_manage),
     ("m003_lifecycle", m003_lifecycle),
     ("m004_context", m004_context),
     ("m005_reply_context", m005_reply_context),
+    ("m006_context_vector", m006_context_vector),
 )
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -22,7 +22,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import EmbeddingModelMismatchError, SchemaVersionError, StorageError
-from ..records import BridgeEvent, Cluster, Edge, Episode, Memory, QualityWalls, RejectedItem
+from ..records import (
+    BridgeEvent,
+    Cluster,
+    Edge,
+    Episode,
+    Memory,
+    QualityWalls,
+    RejectedItem,
+    context_text,
+)
 from .migrations import LATEST_VERSION, migrate
 from .protocol import MemoryQuery
 
@@ -35,10 +44,13 @@ _COLUMNS = (
     "temporal_supersedes source_session source_turn source_conversation_ids entities "
     "source_text source project_id track key kind quality_form quality_filter "
     "quality_substance quality_factuality quality_score attribute attribute_value metadata faded_at "
-    "source_context reply_context"
+    "source_context reply_context context_embedding"
 ).split()
 _SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM memories"
-_SELECT_LIGHT = "SELECT " + ", ".join("NULL" if c == "embedding" else c for c in _COLUMNS) + " FROM memories"
+_VECTOR_COLUMNS = frozenset({"embedding", "context_embedding"})
+_SELECT_LIGHT = (
+    "SELECT " + ", ".join("NULL" if c in _VECTOR_COLUMNS else c for c in _COLUMNS) + " FROM memories"
+)
 _ORDER_COLUMNS = frozenset({"created_at", "last_accessed_at", "mention_count", "updated_at", "base_strength"})
 _WORD = re.compile(r"\w+", re.UNICODE)
 _INSERT = f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
@@ -112,6 +124,7 @@ def memory_to_row(m: Memory) -> tuple[Any, ...]:
         m.faded_at,
         m.source_context,
         m.reply_context,
+        _vec_to_blob(m.context_embedding),
     )
 
 
@@ -162,6 +175,7 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         faded_at=d["faded_at"],
         source_context=d["source_context"],
         reply_context=d["reply_context"],
+        context_embedding=_blob_to_vec(d["context_embedding"]),
     )
 
 
@@ -269,6 +283,17 @@ class SQLiteStorage:
                 vecs = embedder.embed([r[1] for r in chunk])
                 self._c.executemany(
                     "UPDATE memories SET embedding = ? WHERE id = ?",
+                    [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
+                )
+            contexts = self._c.execute(
+                "SELECT id, reply_context, source_context FROM memories "
+                "WHERE context_embedding IS NOT NULL ORDER BY rowid"
+            ).fetchall()
+            for start in range(0, len(contexts), batch_size):
+                chunk = contexts[start : start + batch_size]
+                vecs = embedder.embed([context_text(r[1], r[2]) for r in chunk])
+                self._c.executemany(
+                    "UPDATE memories SET context_embedding = ? WHERE id = ?",
                     [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
                 )
             episodes = self._c.execute("SELECT id, summary FROM episodes ORDER BY rowid").fetchall()
