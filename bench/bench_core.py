@@ -25,6 +25,7 @@ from pathlib import Path
 
 from lokulmem import LokulMem, ManualClock
 from lokulmem.client import shared_minilm
+from lokulmem.core import _MessageContext
 from lokulmem.extraction import analyze_text
 
 NAMES = ["Maya", "Tom", "Priya", "Omar", "Lucy", "Jonas", "Aiko", "Diego", "Nina", "Sam"]
@@ -83,10 +84,13 @@ def build_store(path: Path, n: int, seed: int = 0) -> None:
         texts = [fact(rng, i) for i in range(n)]
         analyses = [analyze_text(t, eng.config) for t in texts]
         vecs = eng.embedder.embed([a.content for a in analyses])
+        # Each fact is its own message: its context vector is the message's.
+        ctx_vecs = eng.embedder.embed(texts)
         with eng.storage.transaction():
             for i, (a, v) in enumerate(zip(analyses, vecs, strict=True)):
+                message = _MessageContext(text=texts[i], reply="", embed=None, _vector=ctx_vecs[i])
                 m = eng._new_memory(
-                    a, v, a.rule_types or ("preference",), 0.5, "bench", i, clock.now_ms() + i, None
+                    a, v, a.rule_types or ("preference",), 0.5, "bench", i, clock.now_ms() + i, None, message
                 )
                 eng.storage.insert_memory(m)
         # Checkpoint so the file size is the store's, not store + WAL.
