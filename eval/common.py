@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from lokulmem import MiniLMEmbedder
+from lokulmem import Config, MiniLMEmbedder
 from lokulmem.client import shared_minilm
 
-__all__ = ["emit", "model", "overrides", "pct", "table"]
+__all__ = ["add_config_args", "config_options", "emit", "model", "overrides", "pct", "table"]
 
 
 def overrides(items: Sequence[str] | None) -> dict[str, Any]:
@@ -28,6 +29,22 @@ def overrides(items: Sequence[str] | None) -> dict[str, Any]:
         except json.JSONDecodeError:
             out[key.strip()] = raw
     return out
+
+
+def add_config_args(parser: argparse.ArgumentParser) -> None:
+    """``--set key=value`` (any Config field) and ``--prd`` (the PRD's starting values)."""
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="a Config override (JSON value)")
+    parser.add_argument(
+        "--prd",
+        action="store_true",
+        help="start from Config.prd(), the PRD's values of every tuned constant (docs/tuning.md)",
+    )
+
+
+def config_options(args: argparse.Namespace) -> dict[str, Any]:
+    """LokulMem keyword options for the parsed ``--set`` / ``--prd``."""
+    changes = overrides(args.set)
+    return {"config": Config.prd(**changes)} if args.prd else changes
 
 
 def model() -> MiniLMEmbedder:

@@ -1,6 +1,7 @@
 """Contradiction detection: DECODE pairs and the team's labeled set.
 
     python -m eval.contradiction PATH [PATH ...] [--limit N] [--team eval/data/contradiction_cases.jsonl]
+        [--set key=value ...] [--prd]
 
 For each pair: an empty store, ``learn(earlier)``, ``learn(later)`` in a new
 session a day later, and whether a contradiction event fired and with which
@@ -34,7 +35,7 @@ from typing import Any
 
 from lokulmem import LokulMem, ManualClock
 
-from .common import emit, model, pct, table
+from .common import add_config_args, config_options, emit, model, pct, table
 
 TEAM = Path(__file__).resolve().parent / "data" / "contradiction_cases.jsonl"
 
@@ -54,9 +55,11 @@ def read_jsonl(paths: Iterable[str | Path], limit: int | None = None) -> list[di
 class Judge:
     """One reusable in-memory store; cleared between pairs."""
 
-    def __init__(self) -> None:
+    def __init__(self, **options: Any) -> None:
         self.clock = ManualClock()
-        self.mem = LokulMem(storage="memory", embedder=model(), clock=self.clock, executor="inline")
+        self.mem = LokulMem(
+            storage="memory", embedder=model(), clock=self.clock, executor="inline", **options
+        )
         self.mem.init()
         self.n = 0
 
@@ -130,8 +133,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("paths", nargs="*", help="DECODE-format JSONL file(s)")
     parser.add_argument("--limit", type=int, default=2000, help="first N DECODE pairs (default 2000)")
     parser.add_argument("--team", default=str(TEAM), help="team-labeled cases (JSONL)")
+    add_config_args(parser)
     args = parser.parse_args(argv)
-    judge = Judge()
+    judge = Judge(**config_options(args))
     figures: dict[str, Any] = {"eval": "contradiction"}
     cases = read_jsonl([args.team])
     pairs = read_jsonl(args.paths, args.limit) if args.paths else []

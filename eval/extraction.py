@@ -1,6 +1,7 @@
 """Extraction quality: LoCoMo silver labels, PersonaExt recall and typing, a team set.
 
     python -m eval.extraction --locomo PATH [PATH ...] --personaext PATH [PATH ...] [--limit N]
+        [--set key=value ...] [--prd]
 
 * **LoCoMo** (silver): each conversation is replayed exactly as in
   ``eval.locomo``; a turn cited by at least one LLM-written ``observation``
@@ -26,7 +27,7 @@ from typing import Any
 
 from lokulmem import LokulMem, ManualClock
 
-from .common import emit, model, pct, table
+from .common import add_config_args, config_options, emit, model, pct, table
 from .contradiction import binary, read_jsonl
 from .locomo import Replay
 
@@ -44,7 +45,7 @@ MAPPING = {
 }
 
 
-def locomo(paths: Sequence[str], limit: int | None) -> dict[str, Any]:
+def locomo(paths: Sequence[str], limit: int | None, options: dict[str, Any]) -> dict[str, Any]:
     data: list[dict[str, Any]] = []
     for p in paths:
         data.extend(json.loads(Path(p).read_text()))
@@ -62,7 +63,7 @@ def locomo(paths: Sequence[str], limit: int | None) -> dict[str, Any]:
             }
             # An observation may cite several turns at once ("D1:3, D1:5").
             cited = {c.strip() for item in cited for c in item.replace(";", ",").split(",")}
-            rp = Replay(sample, model(), Path(tmp))
+            rp = Replay(sample, model(), Path(tmp), **options)
             rp.play()
             for dia, kept in rp.kept.items():
                 pred.append(kept)
@@ -74,15 +75,15 @@ def locomo(paths: Sequence[str], limit: int | None) -> dict[str, Any]:
     return out
 
 
-def _learner() -> tuple[LokulMem, ManualClock]:
+def _learner(options: dict[str, Any]) -> tuple[LokulMem, ManualClock]:
     clock = ManualClock()
-    mem = LokulMem(storage="memory", embedder=model(), clock=clock, executor="inline")
+    mem = LokulMem(storage="memory", embedder=model(), clock=clock, executor="inline", **options)
     mem.init()
     return mem, clock
 
 
-def personaext(paths: Sequence[str], limit: int | None) -> dict[str, Any]:
-    mem, clock = _learner()
+def personaext(paths: Sequence[str], limit: int | None, options: dict[str, Any]) -> dict[str, Any]:
+    mem, clock = _learner(options)
     rows = read_jsonl(paths, limit)
     stored = typed = 0
     per_label: dict[str, list[int]] = {}
@@ -114,8 +115,8 @@ def personaext(paths: Sequence[str], limit: int | None) -> dict[str, Any]:
     }
 
 
-def team(path: str) -> dict[str, Any]:
-    mem, clock = _learner()
+def team(path: str, options: dict[str, Any]) -> dict[str, Any]:
+    mem, clock = _learner(options)
     cases = read_jsonl([path])
     pred: list[bool] = []
     for i, c in enumerate(cases):
@@ -133,18 +134,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--personaext", nargs="*", default=[], help="PersonaExt JSONL file(s)")
     parser.add_argument("--limit", type=int, help="first N LoCoMo conversations / PersonaExt lines")
     parser.add_argument("--team", default=str(TEAM))
+    add_config_args(parser)
     args = parser.parse_args(argv)
-    figures: dict[str, Any] = {"eval": "extraction", "team": team(args.team)}
+    options = config_options(args)
+    figures: dict[str, Any] = {"eval": "extraction", "team": team(args.team, options)}
     rows = [["team set (precision set)", figures["team"]["n"], *_prf(figures["team"])]]
     if args.locomo:
-        figures["locomo"] = locomo(args.locomo, args.limit)
+        figures["locomo"] = locomo(args.locomo, args.limit, options)
         rows.append(["LoCoMo turns (silver)", figures["locomo"]["n"], *_prf(figures["locomo"])])
     table(["set", "n", "precision (>85)", "recall (>75)", "F1"], rows, title="Extraction (%)")
     if args.locomo:
         lo = figures["locomo"]
         print(f"  LoCoMo: kept {pct(lo['kept_share'])}% of turns; {pct(lo['fact_bearing_share'])}% are cited")
     if args.personaext:
-        pe = figures["personaext"] = personaext(args.personaext, args.limit)
+        pe = figures["personaext"] = personaext(args.personaext, args.limit, options)
         table(
             ["PersonaExt label", "n", "recall", "type agreement"],
             [

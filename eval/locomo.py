@@ -1,6 +1,6 @@
 """Retrieval on LoCoMo: evidence recall@k of what lokulmem injects, against raw turns.
 
-    python -m eval.locomo PATH [PATH ...] [--limit N] [--questions N] [--k 1 5 10 25]
+    python -m eval.locomo PATH [PATH ...] [--limit N] [--questions N] [--k 1 5 10 25] [--set k=v] [--prd]
 
 **Replay protocol.**  One fresh store per conversation.  Sessions are played
 in order with the clock set to each session's date (plus 30 s per turn), so
@@ -56,7 +56,7 @@ import numpy as np
 
 from lokulmem import LokulMem, ManualClock, MiniLMEmbedder
 
-from .common import emit, model, overrides, pct, table
+from .common import add_config_args, config_options, emit, model, pct, table
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 RETRIEVERS = ("augment", "semantic", "raw-turns")
@@ -279,13 +279,17 @@ def report(f: dict[str, Any], ks: Sequence[int]) -> None:
         table(["category", "n", *[f"R@{k}" for k in ks]], [*rows, srow], title=f"[{r}] evidence recall (%)")
 
 
+def overrides_of(args: argparse.Namespace) -> dict[str, Any]:
+    return {"prd": bool(args.prd), "set": list(args.set or [])}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m eval.locomo", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="LoCoMo JSON file(s) (a list of conversations)")
     parser.add_argument("--limit", type=int, help="first N conversations only")
     parser.add_argument("--questions", type=int, help="first N questions per conversation only")
     parser.add_argument("--k", type=int, nargs="+", default=[1, 5, 10, 25])
-    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="a Config override (JSON value)")
+    add_config_args(parser)
     parser.add_argument(
         "--learn-only",
         action="store_true",
@@ -293,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     ks = sorted(set(args.k))
-    options = overrides(args.set)
+    options = config_options(args)
     figures = evaluate(
         args.paths,
         limit=args.limit,
@@ -303,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         augment_turns=not args.learn_only,
     )
     figures["replay"] = "learn-only" if args.learn_only else "augment+learn"
-    figures["config_overrides"] = options
+    figures["config_overrides"] = overrides_of(args)
     report(figures, ks)
     emit({"eval": "locomo", "k": ks, **figures})
 

@@ -1,6 +1,6 @@
 """Retrieval relevance on the team's labeled set: the PRD §13 "top-3 rated relevant".
 
-    python -m eval.retrieval [PATH ...] [--k 3] [--set key=value ...]
+    python -m eval.retrieval [PATH ...] [--k 3] [--set key=value ...] [--prd]
 
 The set (``eval/data/retrieval_cases.json``, written by us) is one user's
 chat over dated sessions, each turn ``{id, user, assistant}``, and questions
@@ -37,7 +37,7 @@ from typing import Any
 
 from lokulmem import LokulMem, ManualClock
 
-from .common import emit, model, overrides, pct, table
+from .common import add_config_args, config_options, emit, model, pct, table
 
 CASES = Path(__file__).resolve().parent / "data" / "retrieval_cases.json"
 DEPTH = 25
@@ -109,10 +109,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m eval.retrieval", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", help=f"labeled set(s) (default {CASES.name})")
     parser.add_argument("--k", type=int, default=3)
-    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="a Config override (JSON value)")
+    add_config_args(parser)
     args = parser.parse_args(argv)
-    options = overrides(args.set)
-    figures: dict[str, Any] = {"eval": "retrieval", "config_overrides": options, "sets": {}}
+    options = config_options(args)
+    figures: dict[str, Any] = {
+        "eval": "retrieval",
+        "config_overrides": {"prd": bool(args.prd), "set": list(args.set or [])},
+        "sets": {},
+    }
     rows = []
     for path in args.paths or [str(CASES)]:
         f = evaluate(json.loads(Path(path).read_text()), k=args.k, options=options)

@@ -96,7 +96,13 @@ def test_a_new_number_or_name_is_not_a_restatement(make_mem: Callable[..., Lokul
     [
         # Stage 1d: a change marker alone, no shared word.
         ("I use an iPhone.", "I switched to Android.", "temporal-coexistence"),
-        ("I'm a freelancer.", "These days I work for an agency.", "temporal-coexistence"),
+        # A weak marker counts beside a contrast, or for the same typed attribute.
+        (
+            "I drink coffee every morning.",
+            "These days I drink tea instead of coffee.",
+            "temporal-coexistence",
+        ),
+        ("I work part-time.", "Now I work full-time.", "temporal-coexistence"),
         # New slots: who one lives with, platform, commute, siblings, pets.
         ("I live with my parents.", "I moved to my own apartment.", "temporal-coexistence"),
         ("I live alone.", "I live with my parents.", "conflict"),
@@ -130,6 +136,26 @@ def test_changes_without_a_shared_word(
     ],
 )
 def test_related_slots_that_do_not_conflict(
+    make_mem: Callable[..., LokulMem], before: str, after: str
+) -> None:
+    mem = make_mem()
+    mem.learn(before, "")
+    assert mem.learn(after, "").contradictions == ()
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # A weak marker tells of a state, not a change ("lately", "now I", "these days").
+        ("I'm keen on working in mental health.", "Lately, I've been looking into counseling as a career."),
+        ("I want to help other people.", "Now I want to help people go through it too."),
+        # A denied change verb is persistence.
+        ("I won't give up on my dreams.", "I won't quit, no matter what."),
+        # "joined a gym" is not an employer.
+        ("I joined a mentorship program last weekend.", "I joined a gym last week."),
+    ],
+)
+def test_states_and_persistence_are_not_changes(
     make_mem: Callable[..., LokulMem], before: str, after: str
 ) -> None:
     mem = make_mem()

@@ -22,6 +22,7 @@ from .errors import ConfigError
 __all__ = [
     "DEFAULT_TEMPORAL_MARKERS",
     "DEFAULT_TYPES",
+    "DEFAULT_WEAK_TEMPORAL_MARKERS",
     "Config",
     "CustomType",
     "ExtractionWeights",
@@ -60,6 +61,11 @@ DEFAULT_TEMPORAL_MARKERS: tuple[str, ...] = (
     "quit",
     "gave up",
 )
+
+#: Markers of a *state* rather than a change ("lately I've been busy", "now I
+#: want to help"): they mark a change only of the same typed attribute
+#: (docs/tuning.md entry 20).
+DEFAULT_WEAK_TEMPORAL_MARKERS: tuple[str, ...] = ("before", "now i", "these days", "lately")
 
 _TYPE_NAME = re.compile(r"^[a-z][a-z0-9_\-]{0,39}$")
 
@@ -244,6 +250,9 @@ class Config:
     marker_candidate_similarity: float = 0.50
     #: Stage 2 markers: present → temporal coexistence instead of conflict.
     temporal_markers: tuple[str, ...] = DEFAULT_TEMPORAL_MARKERS
+    #: Those of ``temporal_markers`` that count only with the same typed
+    #: attribute (not for stage 1c/1d candidates, nor near-copies).
+    weak_temporal_markers: tuple[str, ...] = DEFAULT_WEAK_TEMPORAL_MARKERS
     #: How many nearest memories stage 1 inspects.
     contradiction_candidates: int = 5
 
@@ -403,6 +412,7 @@ class Config:
             raise ConfigError("confidence_scores", "must be a mapping")
         object.__setattr__(self, "confidence_scores", dict(self.confidence_scores))
         object.__setattr__(self, "temporal_markers", tuple(self.temporal_markers))
+        object.__setattr__(self, "weak_temporal_markers", tuple(self.weak_temporal_markers))
         object.__setattr__(self, "transient_types", tuple(self.transient_types))
         object.__setattr__(self, "backed_types", tuple(self.backed_types))
         self.validate()
@@ -576,6 +586,7 @@ class Config:
             cluster_bonus=0.05,
             lexical_reply_weight=0.0,
             marker_candidate_similarity=1.0,
+            weak_temporal_markers=(),
             context_once=False,
             context_vector_weight=0.0,
         )

@@ -59,12 +59,25 @@ def _marker_regex(markers: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(alts) + r")\b")
 
 
+_CONTRAST = re.compile(r"\b(?:instead|rather than|only|anymore|no more|no longer|not)\b|n't\b", re.IGNORECASE)
+
+#: Markers that are verbs of change, and so lose their sense when denied.
+_CHANGE_VERBS = frozenset(
+    {"quit", "stopped", "gave up", "switched to", "moved to", "changed to", "recently started"}
+)
+_NEGATED = re.compile(r"\b(?:not|never|won't|wouldn't|don't|didn't|can't|cannot|couldn't|no)\s+(?:\w+\s+)?$")
+
+
 def find_temporal_marker(sentence: str, markers: tuple[str, ...]) -> str | None:
-    """The first temporal marker in ``sentence`` (case-insensitive), if any."""
+    """The first temporal marker in ``sentence`` (case-insensitive) that is not
+    itself denied ("I won't quit", "never gave up": persistence, not change)."""
     if not markers:
         return None
-    m = _marker_regex(tuple(markers)).search(sentence.lower().replace("’", "'"))
-    return m.group(0) if m else None
+    text = sentence.lower().replace("’", "'")
+    for m in _marker_regex(tuple(markers)).finditer(text):
+        if m.group(0) not in _CHANGE_VERBS or not _NEGATED.search(text[: m.start()]):
+            return m.group(0)
+    return None
 
 
 _KEY_TOKEN = re.compile(r"\b(?:\d+(?:[.,:]\d+)*|[A-Z][A-Za-z'\-]+)\b")
@@ -126,6 +139,11 @@ def judge(
     """Decide how a new fact relates to its nearest existing facts (None: unrelated)."""
     current = [c for c in candidates if c.memory.status == "active" and c.memory.valid_to is None]
     marker = find_temporal_marker(sentence, config.temporal_markers)
+    # A weak marker ("lately", "now I") tells of a state; it marks a change only
+    # of the same typed attribute, or beside a contrast ("instead", "only", "not").
+    strong = marker is not None and (
+        marker not in config.weak_temporal_markers or bool(_CONTRAST.search(sentence))
+    )
     topic = topic_stems(content)
     eligible: list[tuple[bool, Candidate]] = []
     for c in current:
@@ -135,11 +153,11 @@ def judge(
         # Stage 1c: a change marker plus a shared topic word ("I stopped smoking" after
         # "I smoke a pack a day"), or the same statement negated, lowers the gate.
         related = c.similarity >= config.related_candidate_similarity and (
-            (marker is not None and bool(topic & topic_stems(c.memory.content)))
+            (strong and bool(topic & topic_stems(c.memory.content)))
             or polarity_conflict(content, c.memory.content)
         )
         # Stage 1d: a change marker alone, on a fact about the same thing.
-        related = related or (marker is not None and c.similarity >= config.marker_candidate_similarity)
+        related = related or (strong and c.similarity >= config.marker_candidate_similarity)
         if (
             c.similarity > config.contradiction_similarity
             or (same_attr and c.similarity >= config.attribute_candidate_similarity)
@@ -150,6 +168,8 @@ def judge(
         return None
     # Same-attribute candidates first, then by similarity.
     eligible.sort(key=lambda item: (not item[0], -item[1].similarity))
+    if marker is not None and not strong and not eligible[0][0]:
+        marker = None  # a weak marker without the same attribute: judged as if absent
     if marker is not None:
         same_attr, best = eligible[0]
         return Verdict(

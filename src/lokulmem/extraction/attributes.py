@@ -201,6 +201,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "work_mode",
             r"\bi\s+(?:mostly\s+|usually\s+)?work\s+(?P<v>from home|remotely|in the office|on site|onsite)\b",
         ),
+        ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
+        ("hair_length", r"\bmy\s+hair\s+is\s+(?:\w+\s+)?(?P<v>long|short)\b"),
         ("sleep", r"\bi\s+(?:usually\s+)?sleep\s+(?P<v>\d+|five|six|seven|eight|nine|ten)\s+hours\b"),
         (
             "relation",
@@ -221,6 +223,12 @@ _PREFER_TAIL = re.compile(
 )
 
 
+_JOINED = re.compile(r"\b(?:joined|started at)\b", re.IGNORECASE)
+_EMPLOYER_WORDS = re.compile(
+    r"\b(?:company|firm|startup|agency|bank|hospital|clinic|school|university|studio|office|practice|"
+    r"corp|inc|ltd|llc|lab|team at)\b",
+    re.IGNORECASE,
+)
 _SIBLING_KEYS = ("user.count:siblings", "user.count:brothers", "user.count:sisters")
 _PLATFORMS = {
     "windows": ("computer", "windows"),
@@ -310,6 +318,9 @@ def extract_attribute(sentence: str) -> Attribute | None:
             continue
         if name in ("employer_at", "relation") and not raw[:1].isupper():
             continue  # "I'm at the gym" is not an employer; a relation's value is a name
+        joined = name == "employer" and _JOINED.search(m.group(0)) is not None
+        if joined and not (raw[:1].isupper() or _EMPLOYER_WORDS.search(raw)):
+            continue  # "I joined a gym / a new group": not an employer
         if name == "employer_at":
             name = "employer"
         if name not in ("residence", "prefers", "favorite"):
@@ -369,7 +380,8 @@ _NEGATORS = re.compile(
 _STOP = frozenset(
     "the a an and or but to of in on at for with is are was were be been am user user's "
     "i my me it this that do does did really very so just also like likes love loves enjoy "
-    "enjoys prefer prefers has have had any all at "
+    "enjoys prefer prefers has have had any all at you your yours we our us he him his she her "
+    "they them their "
     # How often is not what: "every day" / "never", "twice" / "never".
     "every day daily always often usually once twice times lot lots much".split()
 )
