@@ -209,78 +209,53 @@ def m003_lifecycle(conn: sqlite3.Connection) -> None:
     )
 
 
-def m004_context(conn: sqlite3.Connection) -> None:
-    """``source_context`` (the whole message) and a two-column FTS5 index (content, context)."""
-    _run(conn, "ALTER TABLE memories ADD COLUMN source_context TEXT NOT NULL DEFAULT ''")
-    if not fts5_available(conn):  # pragma: no cover - SQLite built without FTS5
-        return
+def _fts_index(conn: sqlite3.Connection, columns: tuple[str, ...]) -> None:
+    """(Re)build ``memories_fts`` over ``columns`` of ``memories``, with the triggers
+    that keep it in step.  Each migration passes its own column list, so what
+    it does never changes with later code."""
+    cols = ", ".join(columns)
+    new = ", ".join(f"new.{c}" for c in columns)
+    old = ", ".join(f"old.{c}" for c in columns)
+    changed = " OR ".join(f"old.{c} IS NOT new.{c}" for c in columns)
     _run(
         conn,
-        """
+        f"""
         DROP TRIGGER IF EXISTS memories_fts_insert;
         DROP TRIGGER IF EXISTS memories_fts_delete;
         DROP TRIGGER IF EXISTS memories_fts_update;
         DROP TABLE IF EXISTS memories_fts;
         CREATE VIRTUAL TABLE memories_fts USING fts5(
-            content, source_context, content='memories', content_rowid='rowid',
+            {cols}, content='memories', content_rowid='rowid',
             tokenize='porter unicode61 remove_diacritics 2'
         );
         INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
         CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
-            INSERT INTO memories_fts(rowid, content, source_context)
-            VALUES (new.rowid, new.content, new.source_context);
+            INSERT INTO memories_fts(rowid, {cols}) VALUES (new.rowid, {new});
         END;
         CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
-            INSERT INTO memories_fts(memories_fts, rowid, content, source_context)
-            VALUES ('delete', old.rowid, old.content, old.source_context);
+            INSERT INTO memories_fts(memories_fts, rowid, {cols}) VALUES ('delete', old.rowid, {old});
         END;
-        CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, source_context ON memories
-        WHEN old.content IS NOT new.content OR old.source_context IS NOT new.source_context BEGIN
-            INSERT INTO memories_fts(memories_fts, rowid, content, source_context)
-            VALUES ('delete', old.rowid, old.content, old.source_context);
-            INSERT INTO memories_fts(rowid, content, source_context)
-            VALUES (new.rowid, new.content, new.source_context);
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF {cols} ON memories
+        WHEN {changed} BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, {cols}) VALUES ('delete', old.rowid, {old});
+            INSERT INTO memories_fts(rowid, {cols}) VALUES (new.rowid, {new});
         END
         """,
     )
+
+
+def m004_context(conn: sqlite3.Connection) -> None:
+    """``source_context`` (the whole message) and a two-column FTS5 index (content, context)."""
+    _run(conn, "ALTER TABLE memories ADD COLUMN source_context TEXT NOT NULL DEFAULT ''")
+    if fts5_available(conn):
+        _fts_index(conn, ("content", "source_context"))
 
 
 def m005_reply_context(conn: sqlite3.Connection) -> None:
     """``reply_context`` (what the message answered) as a third FTS5 column."""
     _run(conn, "ALTER TABLE memories ADD COLUMN reply_context TEXT NOT NULL DEFAULT ''")
-    if not fts5_available(conn):  # pragma: no cover - SQLite built without FTS5
-        return
-    _run(
-        conn,
-        """
-        DROP TRIGGER IF EXISTS memories_fts_insert;
-        DROP TRIGGER IF EXISTS memories_fts_delete;
-        DROP TRIGGER IF EXISTS memories_fts_update;
-        DROP TABLE IF EXISTS memories_fts;
-        CREATE VIRTUAL TABLE memories_fts USING fts5(
-            content, source_context, reply_context, content='memories', content_rowid='rowid',
-            tokenize='porter unicode61 remove_diacritics 2'
-        );
-        INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
-        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
-            INSERT INTO memories_fts(rowid, content, source_context, reply_context)
-            VALUES (new.rowid, new.content, new.source_context, new.reply_context);
-        END;
-        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
-            INSERT INTO memories_fts(memories_fts, rowid, content, source_context, reply_context)
-            VALUES ('delete', old.rowid, old.content, old.source_context, old.reply_context);
-        END;
-        CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, source_context, reply_context
-        ON memories
-        WHEN old.content IS NOT new.content OR old.source_context IS NOT new.source_context
-            OR old.reply_context IS NOT new.reply_context BEGIN
-            INSERT INTO memories_fts(memories_fts, rowid, content, source_context, reply_context)
-            VALUES ('delete', old.rowid, old.content, old.source_context, old.reply_context);
-            INSERT INTO memories_fts(rowid, content, source_context, reply_context)
-            VALUES (new.rowid, new.content, new.source_context, new.reply_context);
-        END
-        """,
-    )
+    if fts5_available(conn):
+        _fts_index(conn, ("content", "source_context", "reply_context"))
 
 
 def m006_context_vector(conn: sqlite3.Connection) -> None:
