@@ -106,6 +106,29 @@ def test_memory_fades_when_lambda_predicts_then_is_purged(mem: LokulMem, clock: 
     assert mg.get(pinned.id).status == "active"
 
 
+def test_a_plan_ahead_does_not_fade_before_it_happens(mem: LokulMem, clock: ManualClock) -> None:
+    import datetime as dt
+
+    clock.set(int(dt.datetime(2026, 1, 19, 12, tzinfo=dt.UTC).timestamp() * 1000))
+    (trip,) = mem.learn("We're going to Valencia in May for Jordan's birthday.").extracted
+    (habit,) = mem.learn("I'm planning my weekly training sessions.").extracted
+    may_end = int(dt.datetime(2026, 5, 31, 23, 59, 59, tzinfo=dt.UTC).timestamp() * 1000)
+    assert trip.event_at == may_end and habit.event_at is None
+    mg = mem.manage()
+    clock.set(int(dt.datetime(2026, 3, 2, tzinfo=dt.UTC).timestamp() * 1000))
+    mem.maintenance()
+    assert mg.get(trip.id).status == "active"  # six weeks on, the trip is still ahead
+    assert mg.get(habit.id).status == "faded"  # same fast type, no event: faded as λ says
+    assert "Valencia" in mem.augment("Where am I going on holiday?").context
+    hold = int(mem.config.event_hold_days * MS_PER_DAY)
+    clock.set(may_end + hold - MS_PER_HOUR)
+    mem.maintenance()
+    assert mg.get(trip.id).status == "active"
+    clock.set(may_end + hold + MS_PER_HOUR)
+    mem.maintenance()
+    assert mg.get(trip.id).status == "faded"  # it has happened: decay as usual
+
+
 def test_sweep_rechecks_rows_changed_after_planning(
     mem: LokulMem, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

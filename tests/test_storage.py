@@ -195,6 +195,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     conn.execute("ALTER TABLE memories DROP COLUMN source_context")
     conn.execute("ALTER TABLE memories DROP COLUMN reply_context")
     conn.execute("ALTER TABLE memories DROP COLUMN context_embedding")
+    conn.execute("ALTER TABLE memories DROP COLUMN event_at")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     s = SQLiteStorage(store_path)
@@ -209,6 +210,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
         "m004_context",
         "m005_reply_context",
         "m006_context_vector",
+        "m007_event_at",
     ]
 
 
@@ -221,11 +223,11 @@ def test_m005_keeps_a_version_4_store_searchable(store_path: Path) -> None:
     for step in (m001_initial, m002_manage, m003_lifecycle, m004_context):
         step(conn)
     conn.execute("PRAGMA user_version = 4")
-    # A row as a version-4 store holds it: every column but the two added since.
+    # A row as a version-4 store holds it: every column but those added since.
     row = memory_to_row(
         _memory(id="old", content="User plays chess.", source_context="I play chess on Sundays.")
     )
-    later = ("reply_context", "context_embedding")
+    later = ("reply_context", "context_embedding", "event_at")
     cols = [c for c in _COLUMNS if c not in later]
     conn.execute(
         f"INSERT INTO memories ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",

@@ -305,6 +305,9 @@ class Config:
     sweep_interval_hours: float = 1.0
     #: Seconds a maintenance lease lasts; a crashed holder blocks others at most this long.
     lease_ttl_seconds: float = 60.0
+    #: Days after a memory's event (``event_at``: "in May", "next week") before
+    #: it may fade: a plan is kept until it has happened, then decays as usual.
+    event_hold_days: float = 7.0
     #: Retrieval bonus for memories in the query's nearest cluster (PRD 0.05; a
     #: tie-breaker since the lexical and reply-context terms, docs/tuning.md).
     cluster_bonus: float = 0.01
@@ -453,6 +456,7 @@ class Config:
             "sweep_interval_hours",
             "lease_ttl_seconds",
             "lexical_saturation",
+            "event_hold_days",
             "lexical_context_weight",
             "lexical_reply_weight",
             "cluster_bonus",

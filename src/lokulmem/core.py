@@ -48,6 +48,7 @@ from .extraction import (
     novelty as novelty_of,
 )
 from .extraction.attributes import Attribute, slot_keys
+from .extraction.dates import event_time
 from .index import BruteForceIndex
 from .maintenance import holder_id, run_maintenance, sweep_due
 from .records import (
@@ -814,6 +815,7 @@ class Engine:
             source_context=message.text if message else "",
             reply_context=message.reply if message else "",
             context_embedding=message.vector() if message else None,
+            event_at=event_time(a.sentence, now) if a.features.date_time else None,
             quality=quality_walls(
                 a.sentence,
                 specificity=a.specificity,

@@ -4,8 +4,9 @@
   ``fade_threshold`` fades (``status="faded"``, ``faded_at=now``).
 * A memory faded for ``purge_after_days`` or more is deleted for good (its
   edges and cluster membership with it).
-* Pinned memories never fade.  Superseded and archived memories are history:
-  the sweep leaves them alone.
+* Pinned memories never fade, nor does a memory of an event still ahead
+  (``event_at`` plus ``event_hold_days``).  Superseded and archived
+  memories are history: the sweep leaves them alone.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .clock import MS_PER_DAY
+from .clock import MS_PER_DAY, MS_PER_HOUR
 from .config import Config
 from .decay import hours_between, memory_lambda, strength_at
 
@@ -35,6 +36,9 @@ def row_strength(row: Mapping[str, Any], now_ms: int, config: Config) -> float:
 
 
 def should_fade(row: Mapping[str, Any], now_ms: int, config: Config) -> bool:
+    event_at = row.get("event_at")
+    if event_at is not None and now_ms < event_at + config.event_hold_days * 24 * MS_PER_HOUR:
+        return False  # the plan is still ahead (or just past)
     return (
         row["status"] == "active"
         and not row["pinned"]

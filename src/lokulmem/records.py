@@ -153,6 +153,10 @@ class Memory:
     #: message's meaning, blended into the semantic term at recall
     #: (``context_vector_weight``); None when not computed.
     context_embedding: Vector | None = field(default=None, repr=False)
+    #: When the event the fact speaks of ends, if it lay ahead when learned
+    #: ("going to Valencia in May"): the sweep does not fade the memory before
+    #: then plus ``event_hold_days`` (Unix ms; None: no such event).
+    event_at: int | None = None
 
     @property
     def quality_score(self) -> float:

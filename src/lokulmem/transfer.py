@@ -436,6 +436,7 @@ def memory_from_json(obj: object, path: str, dimension: int | None = None) -> Me
         source_context=r.str_("source_context", ""),
         reply_context=r.str_("reply_context", ""),
         context_embedding=r.vector("context_embedding", dimension),
+        event_at=r.int_("event_at", None, nullable=True),
     )
 
 

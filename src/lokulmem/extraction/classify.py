@@ -79,7 +79,7 @@ _RULES: Mapping[str, re.Pattern[str]] = {
 # but history once told in the past ("Last week I had an interview"): the
 # latter is not temporal context (PRD §7: "this week", deadlines).
 _EVENT_NOUNS = re.compile(r"\b(?:appointment|meeting|trip|exam|interview|flight)s?\b", re.I)
-_PAST_CUES = re.compile(
+PAST_CUES = re.compile(
     r"\b(?:yesterday|ago|last (?:night|week|weekend|month|year|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday|time)|went|took|had|attended|visited|did|was|were|came back|got back)\b",
     re.I,
@@ -148,7 +148,7 @@ def classify_by_rules(
     if (
         "temporal" not in found
         and _EVENT_NOUNS.search(sentence)
-        and (_FUTURE_CUES.search(sentence) or not _PAST_CUES.search(sentence))
+        and (_FUTURE_CUES.search(sentence) or not PAST_CUES.search(sentence))
     ):
         found.append("temporal")
     if features.preference or features.negated_preference:

@@ -263,6 +263,11 @@ def m006_context_vector(conn: sqlite3.Connection) -> None:
     _run(conn, "ALTER TABLE memories ADD COLUMN context_embedding BLOB")
 
 
+def m007_event_at(conn: sqlite3.Connection) -> None:
+    """``event_at``: when the event a memory speaks of ends, if it lay ahead."""
+    _run(conn, "ALTER TABLE memories ADD COLUMN event_at INTEGER")
+
+
 MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("m001_initial", m001_initial),
     ("m002_manage", m002_manage),
@@ -270,6 +275,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("m004_context", m004_context),
     ("m005_reply_context", m005_reply_context),
     ("m006_context_vector", m006_context_vector),
+    ("m007_event_at", m007_event_at),
 )
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -44,7 +44,7 @@ _COLUMNS = (
     "temporal_supersedes source_session source_turn source_conversation_ids entities "
     "source_text source project_id track key kind quality_form quality_filter "
     "quality_substance quality_factuality quality_score attribute attribute_value metadata faded_at "
-    "source_context reply_context context_embedding"
+    "source_context reply_context context_embedding event_at"
 ).split()
 _SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM memories"
 _VECTOR_COLUMNS = frozenset({"embedding", "context_embedding"})
@@ -125,6 +125,7 @@ def memory_to_row(m: Memory) -> tuple[Any, ...]:
         m.source_context,
         m.reply_context,
         _vec_to_blob(m.context_embedding),
+        m.event_at,
     )
 
 
@@ -176,6 +177,7 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         source_context=d["source_context"],
         reply_context=d["reply_context"],
         context_embedding=_blob_to_vec(d["context_embedding"]),
+        event_at=d["event_at"],
     )
 
 
@@ -634,7 +636,7 @@ class SQLiteStorage:
     def stat_rows(self) -> list[Mapping[str, Any]]:
         cols = (
             "id types base_strength confidence mention_count pinned created_at updated_at "
-            "last_reinforced status faded_at"
+            "last_reinforced status faded_at event_at"
         ).split()
         with self._lock:
             rows = self._c.execute(f"SELECT {', '.join(cols)} FROM memories").fetchall()
