@@ -109,6 +109,14 @@ def test_types_questions_and_valence() -> None:
 
 
 @pytest.mark.parametrize(
+    "sentence",
+    ["I'm just watching The Office again.", "I am a huge Game of Thrones fan.", "My fave show is Friends."],
+)
+def test_what_one_watches_is_a_preference(sentence: str) -> None:
+    assert "preference" in analyze_text(sentence, Config()).rule_types
+
+
+@pytest.mark.parametrize(
     ("sentence", "temporal"),
     [
         ("I have a job interview on Friday", True),

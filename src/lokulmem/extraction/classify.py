@@ -53,7 +53,9 @@ _RULES: Mapping[str, re.Pattern[str]] = {
     "preference": re.compile(
         r"\b(?:prefer|prefers|favou?rite|like|likes|love|loves|hate|hates|enjoy|enjoys|"
         r"dislike|dislikes|can'?t stand|rather|fan of|into|allergic|vegetarian|vegan|"
-        r"always|never|please)\b",
+        r"always|never|please|"
+        # What one watches is a taste: "just watching the office", "a huge GoT fan", "my fave".
+        r"watch|watches|watching|binge\w*|fan|fave|fav|favs|go-to show|tv show|my show)\b",
         re.I,
     ),
     "project": re.compile(
