@@ -34,7 +34,8 @@ def test_breakdown_sums_to_score_and_debug_is_complete(mem: LokulMem) -> None:
     assert "marathon" in d.injected[0].memory.content
     for inj in d.injected:
         b = inj.score_breakdown
-        assert inj.score == pytest.approx(b.semantic + b.recency + b.strength + b.continuity + b.cluster)
+        parts = (b.semantic, b.recency, b.strength, b.continuity, b.cluster, b.lexical)
+        assert inj.score == pytest.approx(sum(parts))
         assert inj.reason
     assert [i.injection_rank for i in d.injected] == list(range(1, len(d.injected) + 1))
     assert len(d.candidates) <= 20
