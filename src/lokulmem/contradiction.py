@@ -15,6 +15,10 @@
 2. **Temporal marker.**  A marker ("used to", "no longer", ...) in the new
    sentence → *temporal coexistence*: the old fact gets ``valid_to``, the new
    one ``valid_from`` and a ``temporal_supersedes`` reference.  Both stay.
+   A *weak* marker (``weak_temporal_markers``: "lately", "now I"...) tells of
+   a state, and counts only for a fact of the same typed attribute or beside
+   a contrast ("instead", "only", "not"); a denied change verb ("I won't
+   quit") is no marker.
 3. **Typed attribute conflict.**  Same entity and attribute, different value
    (or opposite polarity), no marker → *conflict*: the old fact is
    ``superseded``.  A pair with the same value, or nearly identical text, is
