@@ -11,7 +11,7 @@ from typing import Any
 from lokulmem import Config, MiniLMEmbedder
 from lokulmem.client import shared_minilm
 
-__all__ = ["add_config_args", "config_options", "emit", "model", "overrides", "pct", "table"]
+__all__ = ["add_config_args", "config_label", "config_options", "emit", "model", "overrides", "pct", "table"]
 
 
 def overrides(items: Sequence[str] | None) -> dict[str, Any]:
@@ -45,6 +45,11 @@ def config_options(args: argparse.Namespace) -> dict[str, Any]:
     """LokulMem keyword options for the parsed ``--set`` / ``--prd``."""
     changes = overrides(args.set)
     return {"config": Config.prd(**changes)} if args.prd else changes
+
+
+def config_label(args: argparse.Namespace) -> dict[str, Any]:
+    """How the run was configured, for its JSON line."""
+    return {"prd": bool(args.prd), "set": list(args.set or [])}
 
 
 def model() -> MiniLMEmbedder:

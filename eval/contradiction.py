@@ -35,7 +35,7 @@ from typing import Any
 
 from lokulmem import LokulMem, ManualClock
 
-from .common import add_config_args, config_options, emit, model, pct, table
+from .common import add_config_args, config_label, config_options, emit, model, pct, table
 
 TEAM = Path(__file__).resolve().parent / "data" / "contradiction_cases.jsonl"
 
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     add_config_args(parser)
     args = parser.parse_args(argv)
     judge = Judge(**config_options(args))
-    figures: dict[str, Any] = {"eval": "contradiction"}
+    figures: dict[str, Any] = {"eval": "contradiction", "config_overrides": config_label(args)}
     cases = read_jsonl([args.team])
     pairs = read_jsonl(args.paths, args.limit) if args.paths else []
     for mode, force in (("product", False), ("forced", True)):

@@ -27,7 +27,7 @@ from typing import Any
 
 from lokulmem import LokulMem, ManualClock
 
-from .common import add_config_args, config_options, emit, model, pct, table
+from .common import add_config_args, config_label, config_options, emit, model, pct, table
 from .contradiction import binary, read_jsonl
 from .locomo import Replay
 
@@ -137,7 +137,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     add_config_args(parser)
     args = parser.parse_args(argv)
     options = config_options(args)
-    figures: dict[str, Any] = {"eval": "extraction", "team": team(args.team, options)}
+    figures: dict[str, Any] = {
+        "eval": "extraction",
+        "config_overrides": config_label(args),
+        "team": team(args.team, options),
+    }
     rows = [["team set (precision set)", figures["team"]["n"], *_prf(figures["team"])]]
     if args.locomo:
         figures["locomo"] = locomo(args.locomo, args.limit, options)

@@ -15,8 +15,8 @@ support group" becomes "Caroline went to a support group."; the session id
 is ``<sample>-session<N>``.  The other speaker's next turn in the session
 is passed as ``assistant_response`` (from the speaker's client, the other
 person is the one who answers), so the speaker's following message carries
-it as ``reply_context``: what that message answered.  Each stored or reinforced memory remembers the
-``dia_id`` of every turn that produced it (its provenance).  Questions are
+it as ``reply_context``: what that message answered.  Each stored or
+reinforced memory remembers the ``dia_id`` of every turn that produced it (its provenance).  Questions are
 asked after the last session, in the state the replay left.
 
 **Metrics.**  For each question with evidence, retrieve k memories and map
@@ -56,7 +56,7 @@ import numpy as np
 
 from lokulmem import LokulMem, ManualClock, MiniLMEmbedder
 
-from .common import add_config_args, config_options, emit, model, pct, table
+from .common import add_config_args, config_label, config_options, emit, model, pct, table
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 RETRIEVERS = ("augment", "semantic", "raw-turns")
@@ -279,10 +279,6 @@ def report(f: dict[str, Any], ks: Sequence[int]) -> None:
         table(["category", "n", *[f"R@{k}" for k in ks]], [*rows, srow], title=f"[{r}] evidence recall (%)")
 
 
-def overrides_of(args: argparse.Namespace) -> dict[str, Any]:
-    return {"prd": bool(args.prd), "set": list(args.set or [])}
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m eval.locomo", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="LoCoMo JSON file(s) (a list of conversations)")
@@ -307,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         augment_turns=not args.learn_only,
     )
     figures["replay"] = "learn-only" if args.learn_only else "augment+learn"
-    figures["config_overrides"] = overrides_of(args)
+    figures["config_overrides"] = config_label(args)
     report(figures, ks)
     emit({"eval": "locomo", "k": ks, **figures})
 

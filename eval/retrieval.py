@@ -37,7 +37,7 @@ from typing import Any
 
 from lokulmem import LokulMem, ManualClock
 
-from .common import add_config_args, config_options, emit, model, pct, table
+from .common import add_config_args, config_label, config_options, emit, model, pct, table
 
 CASES = Path(__file__).resolve().parent / "data" / "retrieval_cases.json"
 DEPTH = 25
@@ -114,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     options = config_options(args)
     figures: dict[str, Any] = {
         "eval": "retrieval",
-        "config_overrides": {"prd": bool(args.prd), "set": list(args.set or [])},
+        "config_overrides": config_label(args),
         "sets": {},
     }
     rows = []
