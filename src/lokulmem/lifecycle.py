@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .clock import MS_PER_DAY, MS_PER_HOUR
+from .clock import MS_PER_DAY
 from .config import Config
 from .decay import hours_between, memory_lambda, strength_at
 
@@ -37,7 +37,7 @@ def row_strength(row: Mapping[str, Any], now_ms: int, config: Config) -> float:
 
 def should_fade(row: Mapping[str, Any], now_ms: int, config: Config) -> bool:
     event_at = row.get("event_at")
-    if event_at is not None and now_ms < event_at + config.event_hold_days * 24 * MS_PER_HOUR:
+    if event_at is not None and now_ms < event_at + config.event_hold_days * MS_PER_DAY:
         return False  # the plan is still ahead (or just past)
     return (
         row["status"] == "active"

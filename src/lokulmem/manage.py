@@ -772,13 +772,10 @@ class Manager:
             and (m.source_context or m.reply_context)
             and engine.config.context_vector_weight > 0
         ]
-        ctx_vectors = dict(
-            zip(
-                [m.id for m in need_ctx],
-                engine.embed([context_text(m.reply_context, m.source_context) for m in need_ctx]),
-                strict=True,
-            )
-        )
+        # The memories of one message share its context: embed each text once.
+        ctx_texts = list(dict.fromkeys(context_text(m.reply_context, m.source_context) for m in need_ctx))
+        by_text = dict(zip(ctx_texts, engine.embed(ctx_texts), strict=True))
+        ctx_vectors = {m.id: by_text[context_text(m.reply_context, m.source_context)] for m in need_ctx}
         incoming = []
         for m in doc.memories:
             if m.id in vectors:

@@ -350,8 +350,8 @@ def extract_attribute(sentence: str) -> Attribute | None:
             device, value = _PLATFORMS[value]
             attr = f"platform:{device}"
         elif name == "commute":
-            value = {"cycle": "bike", "commute by bike": "bike", "commute by car": "drive"}.get(value, value)
             value = value.removeprefix("commute by ")
+            value = {"cycle": "bike", "car": "drive"}.get(value, value)
         elif name == "count":
             noun = groups["attr"].lower()
             attr = f"count:{_PLURAL.get(noun, noun)}"

@@ -23,11 +23,10 @@ from .lexicon import MONTHS
 
 __all__ = ["event_time"]
 
-_MONTH_NUMBER = (
-    {name: i for i, name in enumerate(MONTHS[:12], start=1)}
-    | {name: i for i, name in enumerate(("jan feb mar apr may jun jul aug sep oct nov dec").split(), start=1)}
-    | {"sept": 9}
-)
+# Full names, their three-letter forms ("jun", "sep") and "sept".
+_MONTH_NUMBER = {name[:n]: i for i, name in enumerate(MONTHS[:12], start=1) for n in (3, len(name))} | {
+    "sept": 9
+}
 _MONTH_NAMES = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
 
 

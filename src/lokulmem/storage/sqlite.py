@@ -291,13 +291,16 @@ class SQLiteStorage:
                 "SELECT id, reply_context, source_context FROM memories "
                 "WHERE context_embedding IS NOT NULL ORDER BY rowid"
             ).fetchall()
-            for start in range(0, len(contexts), batch_size):
-                chunk = contexts[start : start + batch_size]
-                vecs = embedder.embed([context_text(r[1], r[2]) for r in chunk])
-                self._c.executemany(
-                    "UPDATE memories SET context_embedding = ? WHERE id = ?",
-                    [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
-                )
+            # The memories of one message share its context: embed each text once.
+            texts = list(dict.fromkeys(context_text(r[1], r[2]) for r in contexts))
+            blobs: dict[str, bytes | None] = {}
+            for start in range(0, len(texts), batch_size):
+                chunk_texts = texts[start : start + batch_size]
+                blobs.update(zip(chunk_texts, map(_vec_to_blob, embedder.embed(chunk_texts)), strict=True))
+            self._c.executemany(
+                "UPDATE memories SET context_embedding = ? WHERE id = ?",
+                [(blobs[context_text(r[1], r[2])], r[0]) for r in contexts],
+            )
             episodes = self._c.execute("SELECT id, summary FROM episodes ORDER BY rowid").fetchall()
             for start in range(0, len(episodes), batch_size):
                 chunk = episodes[start : start + batch_size]
