@@ -25,8 +25,7 @@ from pathlib import Path
 
 from lokulmem import LokulMem, ManualClock
 from lokulmem.client import shared_minilm
-from lokulmem.core import _MessageContext
-from lokulmem.extraction import analyze_text
+from lokulmem.transfer import EXPORT_FORMAT, EXPORT_VERSION
 
 NAMES = ["Maya", "Tom", "Priya", "Omar", "Lucy", "Jonas", "Aiko", "Diego", "Nina", "Sam"]
 CITIES = ["Berlin", "Lisbon", "Oslo", "Kyoto", "Austin", "Nairobi", "Lyon", "Seoul", "Quito", "Perth"]
@@ -77,25 +76,32 @@ def fact(rng: random.Random, i: int) -> str:
 
 
 def build_store(path: Path, n: int, seed: int = 0) -> None:
+    """``n`` template facts, each its own message, through the public import path
+    (an export document without vectors: import embeds content and message)."""
     rng = random.Random(seed)
     clock = ManualClock()
-    with LokulMem(path=path, clock=clock) as mem:
-        eng = mem.engine
-        texts = [fact(rng, i) for i in range(n)]
-        analyses = [analyze_text(t, eng.config) for t in texts]
-        vecs = eng.embedder.embed([a.content for a in analyses])
-        # Each fact is its own message: its context vector is the message's.
-        ctx_vecs = eng.embedder.embed(texts)
-        with eng.storage.transaction():
-            for i, (a, v) in enumerate(zip(analyses, vecs, strict=True)):
-                message = _MessageContext(text=texts[i], reply="", embed=None, _vector=ctx_vecs[i])
-                m = eng._new_memory(
-                    a, v, a.rule_types or ("preference",), 0.5, "bench", i, clock.now_ms() + i, None, message
-                )
-                eng.storage.insert_memory(m)
-        # Checkpoint so the file size is the store's, not store + WAL.
-        conn = eng.storage._c  # type: ignore[attr-defined]  # SQLite-specific, bench only
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    start = clock.now_ms()
+    memories = [
+        {
+            "id": f"bench-{i}",
+            "content": text,
+            "types": ["preference"],
+            "created_at": start + i,
+            "updated_at": start + i,
+            "last_accessed_at": start + i,
+            "last_reinforced": start + i,
+            "valid_from": start + i,
+            "source_session": "bench",
+            "source_turn": i,
+            "source_text": text,
+            "source_context": text,
+        }
+        for i, text in enumerate(fact(rng, i) for i in range(n))
+    ]
+    doc = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "memories": memories}
+    # Closing the store checkpoints the WAL: the file size is the store's.
+    with LokulMem(path=path, clock=clock, max_import_bytes=1 << 31) as mem:
+        mem.manage().import_data(doc)
 
 
 def pct(values: list[float], q: float) -> float:

@@ -220,7 +220,7 @@ def test_session_state_is_bounded(make_mem: Callable[..., LokulMem]) -> None:
     mem = make_mem(session_cache_size=3)
     for i in range(6):
         mem.learn(f"The weather was nice on walk number {i}.", "", session_id=f"s{i}")
-    assert list(mem.engine._sessions) == ["s3", "s4", "s5"]
+    assert mem.engine.sessions.ids() == ["s3", "s4", "s5"]
 
 
 def test_feeling_about_an_event_is_backed_by_a_durable_type(make_mem: Callable[..., LokulMem]) -> None:

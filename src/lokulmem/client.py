@@ -19,9 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from ._engine.engine import Engine
 from .clock import Clock, SystemClock
 from .config import Config, from_options
-from .core import Engine
 from .embedding import CachedEmbedder, Embedder, MiniLMEmbedder
 from .errors import ConfigError
 from .events import EventBus

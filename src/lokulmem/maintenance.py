@@ -33,18 +33,20 @@ import os
 import socket
 import time
 import uuid
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 
+from ._engine.unit import Changes
+from .clock import Clock
 from .clustering import choose_k, kmeans, label_terms
+from .config import Config
 from .lifecycle import plan_sweep, should_fade
 from .records import Cluster, MaintenanceReport, Memory
+from .storage import Storage
 
-if TYPE_CHECKING:
-    from .core import Engine
-
-__all__ = ["LEASE", "SWEEP_COUNT", "run_maintenance"]
+__all__ = ["LEASE", "SWEEP_COUNT", "MaintenanceHost", "run_maintenance"]
 
 logger = logging.getLogger("lokulmem.maintenance")
 
@@ -57,25 +59,38 @@ _CLUSTER_ROWID = "clusters:last_rowid"
 _LABEL_SAMPLE = 20
 
 
+class MaintenanceHost(Protocol):
+    """What maintenance needs from the engine: the store, config, clock, its lease
+    holder id, the clusters it has loaded, and the unit of work to commit through."""
+
+    storage: Storage
+    config: Config
+    clock: Clock
+    holder: str
+
+    def clusters(self) -> list[Cluster]: ...
+    def commit(self, plan: Changes | Callable[[], Changes]) -> Changes: ...
+
+
 def holder_id() -> str:
     """Identifies this engine as a lease holder: host, pid and a random suffix."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-def sweep_due(engine: Engine, now_ms: int) -> bool:
+def sweep_due(engine: MaintenanceHost, now_ms: int) -> bool:
     last = engine.storage.get_meta(_LAST_SWEEP)
     if last is None:
         return True
     return (now_ms - int(last)) >= engine.config.sweep_interval_hours * 3_600_000 or now_ms < int(last)
 
 
-def clustering_due(engine: Engine) -> bool:
+def clustering_due(engine: MaintenanceHost) -> bool:
     last = engine.storage.get_meta(_CLUSTER_ROWID)  # never run: every memory is new
     return engine.storage.count_rows_after(int(last or 0)) > engine.config.cluster_min_new
 
 
 def run_maintenance(
-    engine: Engine, *, sweep: bool | None = None, cluster: bool | None = None
+    engine: MaintenanceHost, *, sweep: bool | None = None, cluster: bool | None = None
 ) -> MaintenanceReport:
     """One maintenance run.  ``None`` means "if due"; ``True`` forces, ``False`` skips.
 
@@ -119,14 +134,14 @@ def run_maintenance(
         storage.release_lease(LEASE, engine.holder)
 
 
-def _sweep(engine: Engine, now: int) -> tuple[tuple[Memory, ...], tuple[str, ...]]:
+def _sweep(engine: MaintenanceHost, now: int) -> tuple[tuple[Memory, ...], tuple[str, ...]]:
     storage, cfg = engine.storage, engine.config
     plan = plan_sweep(storage.stat_rows(), cfg, now)
-    faded: list[Memory] = []
-    purged: list[str] = []
-    with engine.locked(), storage.transaction():
+
+    def write() -> Changes:
         # Re-check against the rows as they are now: another call may have
         # reinforced, pinned or deleted a memory since the plan was made.
+        faded: list[Memory] = []
         for m in storage.get_memories(plan.fade):
             row = {
                 "status": m.status,
@@ -144,11 +159,13 @@ def _sweep(engine: Engine, now: int) -> tuple[tuple[Memory, ...], tuple[str, ...
         storage.delete_memories(purged)
         storage.set_meta(_LAST_SWEEP, str(now))
         storage.set_meta(SWEEP_COUNT, str(int(storage.get_meta(SWEEP_COUNT) or 0) + 1))
-    engine.after_sweep(faded, purged)
-    return tuple(faded), tuple(purged)
+        return Changes(faded=faded, deleted=purged, written=True)
+
+    changes = engine.commit(write)
+    return tuple(changes.faded), tuple(changes.deleted)
 
 
-def _cluster(engine: Engine, now: int) -> int:
+def _cluster(engine: MaintenanceHost, now: int) -> int:
     storage, cfg = engine.storage, engine.config
     mark = storage.max_rowid()
     items = list(storage.active_vectors())
@@ -183,16 +200,20 @@ def _cluster(engine: Engine, now: int) -> int:
                     last_recomputed=now,
                 )
             )
-    with engine.locked(), storage.transaction():
+
+    def write() -> Changes:
         # Memories that stopped being active between the read and now keep no cluster.
         still = storage.existing_ids([m for c in clusters for m in c.member_ids])
-        clusters = [
+        kept = [
             dataclasses.replace(c, member_ids=tuple(m for m in c.member_ids if m in still)) for c in clusters
         ]
-        clusters = [c for c in clusters if c.member_ids]
-        storage.replace_clusters(clusters)
+        kept = [c for c in kept if c.member_ids]
+        storage.replace_clusters(kept)
         storage.set_meta(_CLUSTER_ROWID, str(mark))
-        storage.set_meta("clusters:summary", json.dumps({"k": len(clusters), "at": now}))
-    engine.after_clustering()
+        storage.set_meta("clusters:summary", json.dumps({"k": len(kept), "at": now}))
+        clusters[:] = kept
+        return Changes(written=True, reload_clusters=True)
+
+    engine.commit(write)
     logger.debug("clustered %d memories into %d clusters", len(items), len(clusters))
     return len(clusters)

@@ -21,10 +21,10 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-import numpy as np
-
+from ._engine.engine import Engine
+from ._engine.facts import close_fact, frozen, memory_from_pack_entry
+from ._engine.unit import Changes
 from .contradiction import Candidate, judge
-from .core import Changes, Engine
 from .decay import strength
 from .errors import ImportFormatError, MemoryNotFoundError, ValidationError
 from .extraction import (
@@ -46,7 +46,6 @@ from .records import (
     MemoryStats,
     RejectedItem,
     TimelineDay,
-    Vector,
     context_text,
 )
 from .storage import MemoryQuery
@@ -110,12 +109,6 @@ def _text(name: str, value: object) -> str:
     if not isinstance(value, str):
         raise ValidationError(name, f"must be a string, got {type(value).__name__}")
     return value
-
-
-def _frozen(vec: Any) -> Vector:
-    v = np.array(vec, dtype=np.float32)
-    v.setflags(write=False)
-    return v
 
 
 class Manager:
@@ -440,9 +433,7 @@ class Manager:
         candidates: builtins.list[Candidate] = []
         if content is not None and content != current.content:
             analysis = analyze_text(to_first_person(content, cfg.user_label), cfg)
-            vec = self._engine.embed([content])[0]
-            vec = np.array(vec, dtype=np.float32)
-            vec.setflags(write=False)
+            vec = frozen(self._engine.embed([content])[0])
             # Only a current fact is checked: correcting a past one (closed or
             # superseded) must not close the fact that replaced it.
             if current.status == "active" and current.valid_to is None:
@@ -496,31 +487,10 @@ class Manager:
                     config=cfg,
                 )
                 if verdict is not None and verdict.kind in ("conflict", "temporal-coexistence"):
-                    other = verdict.existing
-                    temporal = verdict.kind == "temporal-coexistence"
-                    closed = other.replace(
-                        status=other.status if temporal else "superseded",
-                        valid_to=now,
-                        superseded_by=mid,
-                        superseded_at=now,
-                        supersession_type="temporal" if temporal else "conflict",
-                        updated_at=now,
-                    )
-                    if temporal:
-                        updated = updated.replace(temporal_supersedes=other.id)
-                    else:
-                        updated = updated.replace(metadata={**updated.metadata, "supersedes": other.id})
-                    changes.updated.append(closed)
-                    changes.contradictions.append(
-                        ContradictionEvent(
-                            existing=closed,
-                            incoming=updated,
-                            resolution="temporal-coexistence" if temporal else "conflict",
-                            temporal_marker_detected=verdict.marker,
-                            similarity=verdict.similarity,
-                            attribute=verdict.attribute,
-                        )
-                    )
+                    closure = close_fact(verdict.existing, updated, verdict, now)
+                    updated = closure.incoming
+                    changes.updated.append(closure.closed)
+                    changes.contradictions.append(closure.event)
             else:
                 updated = m.replace(**patch)
             changes.updated.insert(0, updated)
@@ -779,9 +749,9 @@ class Manager:
         incoming = []
         for m in doc.memories:
             if m.id in vectors:
-                m = m.replace(embedding=_frozen(vectors[m.id]))
+                m = m.replace(embedding=frozen(vectors[m.id]))
             if m.id in ctx_vectors:
-                m = m.replace(context_embedding=_frozen(ctx_vectors[m.id]))
+                m = m.replace(context_embedding=frozen(ctx_vectors[m.id]))
             elif not reuse:
                 m = m.replace(context_embedding=None)
             incoming.append(m)
@@ -874,8 +844,7 @@ class Manager:
         now = self._now
         candidates: builtins.list[tuple[Any, Memory]] = []
         for e, raw in zip(entries, vectors, strict=True):
-            vec = np.array(raw, dtype=np.float32)
-            vec.setflags(write=False)
+            vec = frozen(raw)
             analysis = analyze_text(to_first_person(e.value, cfg.user_label), cfg)
             # The filter (dedup) wall looks at the nearest stored memory that is not
             # this entry's own key: a key match is a conflict, settled below.
@@ -898,38 +867,17 @@ class Manager:
                 )
                 continue
             types = list(analysis.rule_types) or [t for t in [classify_by_prototype(vec, protos)] if t]
-            created = e.created_at_ms if e.created_at_ms is not None else now
-            attr = analysis.attribute
             provenance = {"pack": pack.name, "origin": origin, "source": e.source, "bridge_event": event_id}
-            metadata: dict[str, Any] = {**e.metadata, "import": provenance}
-            if attr is not None:
-                metadata["attribute_negated"] = attr.negated
-            memory = Memory(
-                id=e.memory_id or str(uuid.uuid4()),
-                content=e.value,
-                types=tuple(types) or ("preference",),
-                embedding=vec,
-                base_strength=cfg.base_strength,
-                confidence="medium",
-                valid_from=created,
-                created_at=created,
-                updated_at=e.updated_at_ms if e.updated_at_ms is not None else created,
-                # Decay starts at the import: an old pack entry is not faded on arrival.
-                last_accessed_at=now,
-                last_reinforced=now,
-                source_session=e.session_id or f"import-{event_id}",
-                source_conversation_ids=(e.session_id,) if e.session_id else (),
-                entities=analysis.features.entities,
-                source_text=e.value,
-                source="import",
-                project_id=e.project_id,
-                track=e.track,
-                key=e.key,
-                kind=e.memory_type,  # type: ignore[arg-type]  # validated against KINDS
-                quality=walls,
-                attribute=attr.key if attr else None,
-                attribute_value=attr.value if attr else None,
-                metadata=metadata,
+            memory = memory_from_pack_entry(
+                e,
+                analysis,
+                vec,
+                types=types,
+                walls=walls,
+                provenance=provenance,
+                event_id=event_id,
+                now=now,
+                config=cfg,
             )
             candidates.append((e, memory))
         counts = {"imported": 0, "skipped": 0, "conflicts": 0}

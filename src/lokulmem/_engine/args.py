@@ -1,0 +1,114 @@
+"""Argument checks of ``learn()`` and ``augment()``: typed errors naming the argument."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..config import Config
+from ..errors import ValidationError
+from ..retrieval import validate_history
+
+__all__ = ["AugmentArgs", "LearnArgs", "check_str"]
+
+
+def check_str(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise ValidationError(name, f"must be a string, got {type(value).__name__}")
+    return value
+
+
+def _type_names(name: str, value: object) -> None:
+    if (
+        isinstance(value, str)
+        or not isinstance(value, Iterable)
+        or not all(isinstance(t, str) for t in value)
+    ):
+        raise ValidationError(name, "must be a list of type names")
+
+
+@dataclass(frozen=True)
+class LearnArgs:
+    """Validated ``learn()`` arguments, the message cut at ``max_message_chars``."""
+
+    text: str
+    response: str
+    session_id: str | None
+    force: bool
+    skip: frozenset[str]
+    in_reply_to: str | None
+    truncated: bool
+
+    @classmethod
+    def parse(
+        cls,
+        config: Config,
+        user_message: object,
+        assistant_response: object,
+        *,
+        session_id: object,
+        force_extract: bool,
+        skip_types: Sequence[str],
+        in_reply_to: object,
+    ) -> LearnArgs:
+        text = check_str("user_message", user_message)
+        response = "" if assistant_response is None else check_str("assistant_response", assistant_response)
+        if in_reply_to is not None:
+            check_str("in_reply_to", in_reply_to)
+        if session_id is not None:
+            check_str("session_id", session_id)
+            if not str(session_id).strip():
+                raise ValidationError("session_id", "must not be empty")
+        _type_names("skip_types", skip_types)
+        return cls(
+            text=text[: config.max_message_chars],
+            response=response,
+            session_id=session_id,  # type: ignore[arg-type]  # checked above
+            force=force_extract,
+            skip=frozenset(skip_types),
+            in_reply_to=in_reply_to,  # type: ignore[arg-type]  # checked above
+            truncated=len(text) > config.max_message_chars,
+        )
+
+
+@dataclass(frozen=True)
+class AugmentArgs:
+    """Validated ``augment()`` arguments with the config's defaults filled in."""
+
+    text: str
+    history: list[Mapping[str, Any]]
+    limit: int
+    floor: float
+    type_filter: frozenset[str] | None
+
+    @classmethod
+    def parse(
+        cls,
+        config: Config,
+        message: object,
+        history: object,
+        *,
+        max_memories: object,
+        min_relevance: object,
+        types: Sequence[str] | None,
+    ) -> AugmentArgs:
+        text = check_str("message", message)
+        hist = validate_history(history)
+        if max_memories is not None and (
+            not isinstance(max_memories, int) or isinstance(max_memories, bool) or max_memories < 0
+        ):
+            raise ValidationError("max_memories", "must be an integer >= 0")
+        if min_relevance is not None and (
+            not isinstance(min_relevance, (int, float)) or not 0.0 <= float(min_relevance) <= 1.0
+        ):
+            raise ValidationError("min_relevance", "must be a number in [0, 1]")
+        if types is not None:
+            _type_names("types", types)
+        return cls(
+            text=text,
+            history=hist,
+            limit=config.max_memories if max_memories is None else max_memories,
+            floor=config.min_relevance if min_relevance is None else float(min_relevance),
+            type_filter=frozenset(types) if types is not None else None,
+        )

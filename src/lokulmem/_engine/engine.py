@@ -1,0 +1,424 @@
+"""The engine shared by the sync and async clients: lock, caches, index, scheduler.
+
+It orchestrates and does the I/O (embedding, the vector index, the store);
+every decision is a pure function it calls: :mod:`._engine.sentence` (what
+``learn()`` keeps), :mod:`._engine.facts` (closing a contradicted fact,
+building records), :mod:`lokulmem.retrieval.stages` (what ``augment()``
+injects).  Every write goes through :meth:`Engine.commit` (one unit of work,
+:mod:`._engine.unit`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..clock import Clock
+from ..config import Config
+from ..contradiction import Candidate
+from ..embedding import Embedder
+from ..errors import MemoryNotFoundError, StoreClosedError
+from ..events import EventBus
+from ..extraction import PROTOTYPES
+from ..extraction.attributes import Attribute
+from ..index import BruteForceIndex
+from ..maintenance import holder_id, run_maintenance
+from ..records import (
+    AugmentResult,
+    Cluster,
+    LearnResult,
+    MaintenanceReport,
+    Memory,
+    MemoryStats,
+    ProgressEvent,
+    ProgressStage,
+)
+from ..storage import Storage
+from .args import check_str
+from .learning import run_learn
+from .recall import run_augment, stage1
+from .state import RecordCache, Sessions
+from .stats import build_stats
+from .unit import Changes
+
+__all__ = ["Changes", "Engine"]
+
+logger = logging.getLogger("lokulmem")
+
+Vector = npt.NDArray[np.float32]
+
+
+class Engine:
+    """One store, one embedder, one index.  Thread-safe (one re-entrant lock).
+
+    Not a public API: ``LokulMem`` and ``Manager`` are its shells.
+    """
+
+    def __init__(
+        self,
+        *,
+        config: Config,
+        storage: Storage,
+        embedder: Embedder,
+        clock: Clock,
+        events: EventBus,
+        token_counter: Callable[[str], int] | None = None,
+        default_session: str | None = None,
+        executor: Literal["thread", "inline"] = "thread",
+    ) -> None:
+        self.config = config
+        self.storage = storage
+        self.embedder = embedder
+        self.clock = clock
+        self.events = events
+        self.token_counter = token_counter
+        self.default_session = default_session or f"session-{uuid.uuid4()}"
+        self.index = BruteForceIndex(embedder.dimension)
+        self.lock = threading.RLock()
+        self.sessions = Sessions(capacity=config.session_cache_size, window=config.session_sentence_window)
+        # Cleared whenever another process commits (see sync_index); our own commits update it.
+        self.records = RecordCache(config.record_cache_size)
+        self._data_version: int | None = None
+        self._prototypes: dict[str, Vector] | None = None
+        self._ready = False
+        self._closed = False
+        self.executor = executor
+        self.holder = holder_id()
+        # Background work (maintenance, clustering) in "thread" mode: one worker.
+        self._bg: ThreadPoolExecutor | None = None
+        self._bg_futures: list[Future[MaintenanceReport]] = []
+        # Memories faded by any sweep since the last learn() returned them.
+        self.pending_faded: list[Memory] = []
+        self._clusters: list[Cluster] = []
+        self.centroids: Vector | None = None
+        if executor == "inline":
+            logger.info(
+                "lokulmem executor='inline': maintenance sweeps and clustering run on the "
+                "caller's thread (init() and some learn() calls wait for them)"
+            )
+
+    # -- lifecycle ------------------------------------------------------
+    @property
+    def ready(self) -> bool:
+        return self._ready
+
+    def init(self) -> None:
+        with self.lock:
+            if self._closed:
+                raise StoreClosedError("this LokulMem was closed")
+            if self._ready:
+                return
+            self._progress("worker", 1.0)  # work runs on the caller's thread / executor
+            load = getattr(self.embedder, "load", None)
+            self._progress("model", 0.0)
+            if callable(load):
+                load()
+            self._progress("model", 1.0)
+            self._progress("storage", 0.0)
+            self.storage.open(embedding_model=self.embedder.model_id, dimension=self.embedder.dimension)
+            self._reload_index()
+            self._progress("storage", 1.0)
+            self._ready = True
+            self._progress("maintenance", 0.0)
+        # Outside the lock: in "thread" mode the sweep runs beside the caller.
+        self.schedule_maintenance(on_done=lambda: self._progress("maintenance", 1.0))
+        self._progress("ready", 1.0)
+
+    def close(self) -> None:
+        """Wait for background maintenance, then close the store."""
+        bg = self._bg
+        if bg is not None:
+            bg.shutdown(wait=True)
+        with self.lock:
+            if not self._closed:
+                self.storage.close()
+                self._closed = True
+                self._ready = False
+
+    def _progress(self, stage: ProgressStage, progress: float) -> None:
+        self.events.emit("progress", ProgressEvent(stage=stage, progress=progress))
+
+    def ensure(self) -> None:
+        """Raise if closed; initialise on first use."""
+        if self._closed:
+            raise StoreClosedError("this LokulMem was closed")
+        if not self._ready:
+            self.init()
+
+    # -- maintenance -----------------------------------------------------------
+    def maintenance(self, *, sweep: bool | None = True, cluster: bool | None = None) -> MaintenanceReport:
+        """Run maintenance now, on this thread (see :mod:`lokulmem.maintenance`)."""
+        with self.reading():
+            pass
+        return run_maintenance(self, sweep=sweep, cluster=cluster)
+
+    def schedule_maintenance(
+        self,
+        *,
+        sweep: bool | None = None,
+        cluster: bool | None = None,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        """Run maintenance inline, or queue it on the background thread (errors are logged)."""
+
+        def task() -> MaintenanceReport:
+            try:
+                if self._closed:
+                    return MaintenanceReport(ran=False, skipped_reason="closed")
+                return self.maintenance(sweep=sweep, cluster=cluster)
+            except Exception:
+                logger.exception("lokulmem maintenance failed (the store is unchanged)")
+                return MaintenanceReport(ran=False, skipped_reason="failed")
+            finally:
+                if on_done is not None:
+                    on_done()
+
+        if self.executor == "inline":
+            task()
+            return
+        with self.lock:
+            if self._bg is None:
+                self._bg = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lokulmem-maintenance")
+            self._bg_futures = [f for f in self._bg_futures if not f.done()]
+            self._bg_futures.append(self._bg.submit(task))
+
+    def wait_for_maintenance(self, timeout: float | None = None) -> None:
+        """Block until queued background maintenance has finished."""
+        with self.lock:
+            pending = list(self._bg_futures)
+        for f in pending:
+            f.result(timeout=timeout)
+
+    def clusters(self) -> list[Cluster]:
+        return list(self._clusters)
+
+    def topic_clusters(self) -> tuple[Vector | None, list[str]]:
+        """The cluster centroids (one row each) and their ids, for the topic bonus."""
+        return self.centroids, [c.id for c in self._clusters]
+
+    def _load_clusters(self) -> None:
+        dim = self.embedder.dimension
+        self._clusters = [
+            c for c in self.storage.all_clusters() if c.centroid is not None and c.centroid.shape == (dim,)
+        ]
+        if self._clusters:
+            self.centroids = np.stack([c.centroid for c in self._clusters if c.centroid is not None])
+        else:
+            self.centroids = None
+
+    # -- index and caches ---------------------------------------------------------
+    def _reload_index(self) -> None:
+        self.index.reset(self.storage.active_vectors())
+        self._load_clusters()
+        self.records.clear()
+        self._data_version = self.storage.data_version()
+
+    def sync_index(self) -> None:
+        """Reload the vectors when another process (connection) has committed."""
+        version = self.storage.data_version()
+        if version != self._data_version:
+            self._reload_index()
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold the engine lock on a ready engine whose index is in step with the store."""
+        with self.lock:
+            self.ensure()
+            self.sync_index()
+            yield
+
+    def fetch_cached(self, ids: Sequence[str]) -> list[Memory]:
+        """``storage.get_memories`` through the record cache (same order, missing ids
+        dropped).  The caller holds the lock."""
+        for m in self.storage.get_memories([i for i in ids if i not in self.records]):
+            self.records.put(m)
+        return self.records.take(ids)
+
+    def fetch(self, ids: Sequence[str]) -> list[Memory]:
+        """Memories by id through the record cache (order kept, unknown ids dropped)."""
+        with self.reading():
+            return self.fetch_cached(ids)
+
+    # -- the unit of work -------------------------------------------------------
+    def commit(self, plan: Changes | Callable[[], Changes]) -> Changes:
+        """Write ``plan`` in one transaction, then update index and caches, then fire events.
+
+        ``plan`` is a ready :class:`Changes` or a callable that reads what it
+        needs (fresh, inside the transaction) and returns one.  If it or a
+        write raises, nothing is stored, the index is untouched and no event
+        fires.
+        """
+        with self.reading():
+            changes = self.apply(plan)
+        self.announce(changes)
+        return changes
+
+    def apply(self, plan: Changes | Callable[[], Changes]) -> Changes:
+        """The transaction and the index/cache updates of :meth:`commit`, without the
+        events (for a caller that holds the lock and announces after releasing it)."""
+        with self.lock, self.storage.transaction():
+            changes = plan if isinstance(plan, Changes) else plan()
+            if not changes.written:
+                for m in changes.added:
+                    self.storage.insert_memory(m)
+                for m in changes.updated:
+                    self.storage.update_memory(m)
+                self.storage.delete_memories(changes.deleted)
+        with self.lock:
+            self._publish(changes)
+        return changes
+
+    def _publish(self, changes: Changes) -> None:
+        if changes.reload_index:
+            self._reload_index()
+        else:
+            for m in changes.faded:
+                self.index.remove(m.id)
+                self.records.put(m)
+            for mid in changes.deleted:
+                self.index.remove(mid)
+                self.records.drop(mid)
+            for m in (*changes.added, *changes.updated):
+                self.records.put(m)
+                if m.status == "active" and m.embedding is not None:
+                    self.index.add(m.id, m.embedding)
+                else:
+                    self.index.remove(m.id)
+        if changes.reload_clusters:
+            self._load_clusters()
+            self.records.clear()  # members' cluster_id changed
+        self.pending_faded.extend(changes.faded)
+
+    def announce(self, changes: Changes) -> None:
+        """The events of a committed :class:`Changes`, in the documented order."""
+        for m in changes.added:
+            self.events.emit("memory_added", m)
+        for m in changes.updated:
+            self.events.emit("memory_updated", m)
+        for m in changes.faded:
+            self.events.emit("memory_faded", m)
+        for mid in changes.deleted:
+            self.events.emit("memory_deleted", mid)
+        for ev in changes.contradictions:
+            self.events.emit("contradiction_detected", ev)
+        if changes:
+            self.emit_stats()
+
+    def emit_stats(self) -> None:
+        """Fire ``stats_changed`` with fresh stats, if anyone listens (they cost a scan)."""
+        if self.events.has_subscribers("stats_changed"):
+            self.events.emit("stats_changed", self.stats())
+
+    # -- reading ----------------------------------------------------------
+    def get(self, memory_id: str) -> Memory:
+        check_str("memory_id", memory_id)
+        with self.lock:
+            self.ensure()
+            m = self.storage.get_memory(memory_id)
+        if m is None:
+            raise MemoryNotFoundError(memory_id)
+        return m
+
+    def count_active(self) -> int:
+        with self.lock:
+            self.ensure()
+            return self.storage.count_memories("active")
+
+    def all_memories(self) -> list[Memory]:
+        with self.lock:
+            self.ensure()
+            return self.storage.all_memories()
+
+    def stats(self) -> MemoryStats:
+        with self.reading():
+            return build_stats(self.storage, self.config, self.clock.now_ms())
+
+    def embed(self, texts: Sequence[str]) -> list[Vector]:
+        """Vectors for ``texts`` in batches of ``embedding_batch_size``."""
+        size = self.config.embedding_batch_size
+        out: list[Vector] = []
+        for start in range(0, len(texts), size):
+            out.extend(self.embedder.embed(list(texts[start : start + size])))
+        return out
+
+    def nearest(self, vec: Vector, k: int) -> list[tuple[Memory, float]]:
+        """The ``k`` active memories nearest to ``vec`` with their cosine, best first."""
+        with self.reading():
+            hits = self.index.search(vec, k)
+            found = {m.id: m for m in self.fetch_cached([h.id for h in hits])}
+        return [(found[h.id], h.similarity) for h in hits if h.id in found]
+
+    def contradiction_candidates(self, vec: Vector, attribute: Attribute | None) -> list[Candidate]:
+        """Stage-1 contradiction candidates of a vector (nearest, and nearest in its slot)."""
+        with self.reading():
+            mems, sims = stage1(self, vec, attribute)
+        return [Candidate(mems[i], sims[i]) for i in mems]
+
+    def prototype_vectors(self) -> dict[str, Vector]:
+        """Embedded type prototypes (for classifying text without rule types)."""
+        with self.lock:
+            if self._prototypes is None:
+                groups: dict[str, tuple[str, ...]] = dict(PROTOTYPES)
+                for ct in self.config.custom_types:
+                    if ct.examples:
+                        groups[ct.name] = tuple(ct.examples)
+                names = [n for n, ex in groups.items() for _ in ex]
+                texts = [t for ex in groups.values() for t in ex]
+                vecs = self.embedder.embed(texts)
+                out: dict[str, Vector] = {}
+                for name in groups:
+                    rows = [v for n, v in zip(names, vecs, strict=True) if n == name]
+                    out[name] = np.stack(rows).astype(np.float32)
+                self._prototypes = out
+            return self._prototypes
+
+    # -- the three verbs' engine side ------------------------------------------------
+    def learn(
+        self,
+        user_message: object,
+        assistant_response: object = "",
+        *,
+        session_id: str | None = None,
+        force_extract: bool = False,
+        skip_types: Sequence[str] = (),
+        in_reply_to: str | None = None,
+    ) -> LearnResult:
+        return run_learn(
+            self,
+            user_message,
+            assistant_response,
+            session_id=session_id,
+            force_extract=force_extract,
+            skip_types=skip_types,
+            in_reply_to=in_reply_to,
+        )
+
+    def augment(
+        self,
+        message: object,
+        history: object = None,
+        *,
+        max_memories: int | None = None,
+        min_relevance: float | None = None,
+        types: Sequence[str] | None = None,
+        debug: bool = False,
+        reinforce_injected: bool = True,
+    ) -> AugmentResult:
+        return run_augment(
+            self,
+            message,
+            history,
+            max_memories=max_memories,
+            min_relevance=min_relevance,
+            types=types,
+            debug=debug,
+            reinforce_injected=reinforce_injected,
+        )

@@ -1,0 +1,204 @@
+"""Pure write-side policies shared by ``learn()``, ``manage().update()`` and import.
+
+* :func:`close_fact`: what happens to a stored fact when a new one
+  contradicts it (conflict: superseded; temporal change: closed with
+  ``valid_to``, still active as history), and the event that says so;
+* :func:`memory_from_sentence`: the record ``learn()`` stores for one analysed
+  sentence;
+* :func:`memory_from_pack_entry`: the record a memory-pack import stores.
+
+Learn and import type memories differently on purpose (today's behaviour,
+kept by the golden trace): learn adds a durable prototype type to rule types
+that need backing, import uses rule types or else the nearest prototype.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..config import Config
+from ..contradiction import Verdict
+from ..decay import initial_strength
+from ..extraction import Analysis, quality_walls
+from ..extraction.dates import event_time
+from ..records import ContradictionEvent, Memory, QualityWalls, Resolution
+
+__all__ = ["Closure", "close_fact", "frozen", "memory_from_pack_entry", "memory_from_sentence"]
+
+Vector = npt.NDArray[np.float32]
+
+
+def frozen(vec: Any) -> Vector:
+    """A read-only float32 copy of ``vec`` (records share vectors safely)."""
+    out = np.array(vec, dtype=np.float32)
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True)
+class Closure:
+    """The closed (or superseded) fact, the incoming one linked to it, and the event."""
+
+    closed: Memory
+    incoming: Memory
+    event: ContradictionEvent
+
+
+def close_fact(existing: Memory, incoming: Memory, verdict: Verdict, now: int) -> Closure:
+    """Close ``existing`` because ``incoming`` contradicts it.
+
+    A temporal change (``temporal-coexistence``) sets ``valid_to`` and keeps the
+    old fact active as history; ``incoming`` records ``temporal_supersedes``.
+    A conflict marks the old fact ``superseded``; ``incoming`` records
+    ``metadata["supersedes"]``.  Either way nothing is deleted.
+    """
+    resolution: Resolution
+    if verdict.kind == "temporal-coexistence":
+        closed = existing.replace(
+            valid_to=now,
+            superseded_by=incoming.id,
+            superseded_at=now,
+            supersession_type="temporal",
+            updated_at=now,
+        )
+        incoming = incoming.replace(temporal_supersedes=existing.id)
+        resolution = "temporal-coexistence"
+    else:
+        closed = existing.replace(
+            status="superseded",
+            valid_to=now,
+            superseded_by=incoming.id,
+            superseded_at=now,
+            supersession_type="conflict",
+            updated_at=now,
+        )
+        incoming = incoming.replace(metadata={**incoming.metadata, "supersedes": existing.id})
+        resolution = "conflict"
+    event = ContradictionEvent(
+        existing=closed,
+        incoming=incoming,
+        resolution=resolution,
+        temporal_marker_detected=verdict.marker,
+        similarity=verdict.similarity,
+        attribute=verdict.attribute,
+    )
+    return Closure(closed=closed, incoming=incoming, event=event)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a learned sentence came from: session, turn, time and its message."""
+
+    session_id: str
+    turn: int
+    now: int
+    #: The source message (capped at ``max_context_chars``) and what it answered.
+    message: str = ""
+    reply: str = ""
+
+
+def memory_from_sentence(
+    a: Analysis,
+    vec: Vector,
+    *,
+    types: Sequence[str],
+    score: float,
+    top1: float | None,
+    source: Provenance,
+    config: Config,
+) -> Memory:
+    """The memory ``learn()`` stores for a sentence (its message vector is filled in later)."""
+    now = source.now
+    metadata: dict[str, Any] = {}
+    if a.attribute is not None:
+        metadata["attribute_negated"] = a.attribute.negated
+    return Memory(
+        id=str(uuid.uuid4()),
+        content=a.content,
+        types=tuple(types),
+        embedding=frozen(vec),
+        base_strength=initial_strength(a.valence, config),
+        confidence="low" if a.hedged else "medium",
+        extraction_score=round(score, 6),
+        emotional_valence=round(a.valence, 6),
+        valid_from=now,
+        created_at=now,
+        updated_at=now,
+        last_accessed_at=now,
+        last_reinforced=now,
+        source_session=source.session_id,
+        source_turn=source.turn,
+        source_conversation_ids=(source.session_id,),
+        entities=a.features.entities,
+        source_text=a.sentence,
+        source_context=source.message,
+        reply_context=source.reply,
+        event_at=event_time(a.sentence, now) if a.features.date_time else None,
+        quality=quality_walls(
+            a.sentence,
+            specificity=a.specificity,
+            top1_similarity=top1 or 0.0,
+            duplicate_similarity=config.duplicate_similarity,
+        ),
+        attribute=a.attribute.key if a.attribute else None,
+        attribute_value=a.attribute.value if a.attribute else None,
+        metadata=metadata,
+    )
+
+
+def memory_from_pack_entry(
+    entry: Any,
+    analysis: Analysis,
+    vec: Vector,
+    *,
+    types: Sequence[str],
+    walls: QualityWalls,
+    provenance: Mapping[str, Any],
+    event_id: str,
+    now: int,
+    config: Config,
+) -> Memory:
+    """The memory a memory-pack entry (:class:`lokulmem.transfer.PackEntry`) becomes.
+
+    Stored with ``source="import"`` and its provenance in
+    ``metadata["import"]``; decay starts at the import, so an old entry is
+    not faded on arrival.
+    """
+    e = entry
+    created = e.created_at_ms if e.created_at_ms is not None else now
+    attr = analysis.attribute
+    metadata: dict[str, Any] = {**e.metadata, "import": dict(provenance)}
+    if attr is not None:
+        metadata["attribute_negated"] = attr.negated
+    return Memory(
+        id=e.memory_id or str(uuid.uuid4()),
+        content=e.value,
+        types=tuple(types) or ("preference",),
+        embedding=vec,
+        base_strength=config.base_strength,
+        confidence="medium",
+        valid_from=created,
+        created_at=created,
+        updated_at=e.updated_at_ms if e.updated_at_ms is not None else created,
+        last_accessed_at=now,
+        last_reinforced=now,
+        source_session=e.session_id or f"import-{event_id}",
+        source_conversation_ids=(e.session_id,) if e.session_id else (),
+        entities=analysis.features.entities,
+        source_text=e.value,
+        source="import",
+        project_id=e.project_id,
+        track=e.track,
+        key=e.key,
+        kind=e.memory_type,
+        quality=walls,
+        attribute=attr.key if attr else None,
+        attribute_value=attr.value if attr else None,
+        metadata=metadata,
+    )

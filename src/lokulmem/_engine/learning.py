@@ -1,0 +1,129 @@
+"""``learn()`` on the engine: read the message, plan it (pure), commit it (one unit of work)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..extraction import Analysis, analyze_text, split_sentences
+from ..maintenance import sweep_due
+from ..records import LearnResult, context_text
+from .args import LearnArgs
+from .facts import Provenance
+from .recall import stage1
+from .sentence import LearnPlan, MessageFacts, gate, plan_message, with_context_vector
+from .unit import Changes
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+__all__ = ["run_learn"]
+
+
+def _analyses(text: str, engine: Engine) -> list[Analysis]:
+    cfg = engine.config
+    sentences = [s[: cfg.max_sentence_chars] for s in split_sentences(text)]
+    return [analyze_text(s, cfg) for s in sentences[: cfg.max_sentences_per_message]]
+
+
+def _message_facts(
+    engine: Engine, args: LearnArgs, analyses: Sequence[Analysis], sid: str, now: int
+) -> MessageFacts:
+    cfg = engine.config
+    state = engine.sessions.get(sid)
+    replied = state.last_response if args.in_reply_to is None else args.in_reply_to
+    reply = replied[-cfg.max_reply_context_chars :] if cfg.max_reply_context_chars else ""
+    needs_types = any(gate(a, args.force, cfg) is None for a in analyses)
+    protos = engine.prototype_vectors() if needs_types else {}
+    return MessageFacts(
+        source=Provenance(
+            session_id=sid,
+            turn=state.turn,
+            now=now,
+            message=args.text[: cfg.max_context_chars],
+            reply=reply.strip(),
+        ),
+        force=args.force,
+        skip=args.skip,
+        # A sentence without "I" in a message that has one is still the speaker's
+        # ("Thanks Mel! It's been a dream to have a family."): no impersonal margin.
+        personal=any(not a.impersonal for a in analyses),
+        session_vectors=tuple(state.vectors),
+        # Transient types (fast λ) need an explicit cue; the fallback picks a durable one.
+        prototypes={k: v for k, v in protos.items() if k not in cfg.transient_types},
+    )
+
+
+def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> LearnPlan:
+    cfg = engine.config
+    analyses = _analyses(args.text, engine)
+    vectors = list(engine.embedder.embed([a.content for a in analyses])) if analyses else []
+    facts = _message_facts(engine, args, analyses, sid, now)
+    found = [
+        stage1(engine, vec, a.attribute) if gate(a, args.force, cfg) is None else None
+        for a, vec in zip(analyses, vectors, strict=True)
+    ]
+    plan = plan_message(analyses, vectors, found, facts, cfg)
+    if plan.new and cfg.context_vector_weight > 0:
+        # The message is embedded once, and only when one of its sentences is stored.
+        text = context_text(facts.source.reply, facts.source.message)
+        vec = np.array(engine.embedder.embed([text])[0], dtype=np.float32)
+        vec.setflags(write=False)
+        plan = with_context_vector(plan, vec)
+    return plan
+
+
+def run_learn(
+    engine: Engine,
+    user_message: object,
+    assistant_response: object = "",
+    *,
+    session_id: str | None = None,
+    force_extract: bool = False,
+    skip_types: Sequence[str] = (),
+    in_reply_to: str | None = None,
+) -> LearnResult:
+    """Extract, type and store the facts of one user message (see ``LokulMem.learn``)."""
+    args = LearnArgs.parse(
+        engine.config,
+        user_message,
+        assistant_response,
+        session_id=session_id,
+        force_extract=force_extract,
+        skip_types=skip_types,
+        in_reply_to=in_reply_to,
+    )
+    with engine.lock:
+        engine.ensure()
+        if not args.text.strip():
+            return LearnResult(total_memories=engine.storage.count_memories("active"))
+        sid = args.session_id or engine.default_session
+        new_session = sid not in engine.sessions
+        now = engine.clock.now_ms()
+        engine.sync_index()
+        plan = _plan(engine, args, sid, now)
+        changes = engine.apply(
+            Changes(added=plan.new, updated=list(plan.updates.values()), contradictions=plan.contradictions)
+        )
+        state = engine.sessions.get(sid)
+        state.turn += 1
+        state.last_response = args.response
+        state.vectors.extend(plan.vectors)  # bounded: maxlen = session_sentence_window
+        total = engine.storage.count_memories("active")
+    engine.announce(changes)
+    # Session start: cluster if enough was added; any learn: sweep if due.
+    if new_session or sweep_due(engine, now):
+        engine.schedule_maintenance(cluster=None if new_session else False)
+    with engine.lock:
+        faded, engine.pending_faded = tuple(engine.pending_faded), []
+    return LearnResult(
+        extracted=tuple(plan.new),
+        contradictions=tuple(plan.contradictions),
+        faded=faded,
+        total_memories=total,
+        reinforced=tuple(plan.updates[i] for i in plan.reinforced),
+        decisions=tuple(plan.decisions),
+        truncated=args.truncated,
+    )

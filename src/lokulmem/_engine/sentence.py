@@ -1,0 +1,253 @@
+"""The sentence plan of ``learn()``: gates → candidates → novelty, recurrence, E(s) → types → verdict.
+
+Pure: every input is computed beforehand by the engine (the sentence's
+analysis and vector, its stage-1 contradiction candidates, the session's
+recent sentence vectors, the type prototypes, the clock's time), and the only
+thing changed is the :class:`LearnPlan` passed in, which collects what the
+message will write.  No store, no model, no index.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from ..config import Config
+from ..contradiction import Candidate, judge
+from ..decay import reinforce
+from ..extraction import (
+    Analysis,
+    classify_by_prototype,
+    extraction_score,
+    recurrence,
+    substance,
+)
+from ..extraction import (
+    novelty as novelty_of,
+)
+from ..records import ContradictionEvent, Memory, SentenceDecision
+from .facts import Provenance, close_fact, memory_from_sentence
+
+__all__ = ["LearnPlan", "MessageFacts", "gate", "plan_message", "plan_sentence", "with_context_vector"]
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass
+class LearnPlan:
+    """What one ``learn()`` call will write, collected sentence by sentence."""
+
+    new: list[Memory] = field(default_factory=list)
+    updates: dict[str, Memory] = field(default_factory=dict)
+    reinforced: list[str] = field(default_factory=list)
+    contradictions: list[ContradictionEvent] = field(default_factory=list)
+    decisions: list[SentenceDecision] = field(default_factory=list)
+    removed_from_index: set[str] = field(default_factory=set)
+    #: Every sentence vector of the message, in order (for recurrence).
+    vectors: list[Vector] = field(default_factory=list)
+
+    def current(self, memory: Memory) -> Memory:
+        """The planned version of ``memory`` (reinforced or closed earlier in this message)."""
+        return self.updates.get(memory.id, memory)
+
+
+@dataclass(frozen=True)
+class MessageFacts:
+    """What every sentence of one message shares."""
+
+    source: Provenance
+    force: bool = False
+    skip: frozenset[str] = frozenset()
+    #: Whether any sentence of the message speaks in the first person.
+    personal: bool = False
+    #: The session's recent sentence vectors (before this message).
+    session_vectors: Sequence[Vector] = ()
+    #: Durable type prototypes for the fallback classification.
+    prototypes: Mapping[str, Vector] = field(default_factory=dict)
+
+
+def gate(a: Analysis, force: bool, config: Config) -> str | None:
+    """The outcome for a sentence that is not a fact (question, chit-chat, remark about
+    the listener, request), or None; forced extraction passes every gate."""
+    if force:
+        return None
+    for flagged, enabled, outcome in (
+        (a.question, config.skip_questions, "question"),
+        (a.chitchat, config.skip_chitchat, "chit-chat"),
+        (a.listener, config.skip_listener_remarks, "about-listener"),
+        (a.request, config.skip_questions, "request"),
+    ):
+        if flagged and enabled:
+            return outcome
+    return None
+
+
+def _decision(
+    a: Analysis,
+    outcome: str,
+    score: float = 0.0,
+    novelty: float = 0.0,
+    rec: float = 0.0,
+    types: Sequence[str] = (),
+    memory_id: str | None = None,
+) -> SentenceDecision:
+    return SentenceDecision(
+        sentence=a.sentence,
+        content=a.content,
+        score=score,
+        novelty=novelty,
+        specificity=a.specificity,
+        recurrence=rec,
+        features=a.features.names,
+        types=tuple(types),
+        outcome=outcome,
+        memory_id=memory_id,
+    )
+
+
+def _types(a: Analysis, vec: Vector, facts: MessageFacts, config: Config) -> list[str]:
+    """Rule types, plus the nearest durable prototype when there are none or they need backing."""
+    types = list(a.rule_types)
+    backed = (
+        config.backing_min_terms > 0
+        and bool(types)
+        and all(t in config.backed_types for t in types)
+        and substance(a.sentence, types) >= config.backing_min_terms
+    )
+    if not types or backed:
+        proto = classify_by_prototype(vec, dict(facts.prototypes))
+        if proto and proto not in types:
+            types.append(proto)
+    return types
+
+
+def _candidates(
+    plan: LearnPlan, vec: Vector, stored: Mapping[str, Memory], sims: Mapping[str, float]
+) -> list[Candidate]:
+    """Stage-1 candidates plus the facts planned earlier in this message, as planned."""
+    mems = dict(stored)
+    similarity = dict(sims)
+    for m in plan.new:
+        if m.embedding is not None:
+            mems[m.id] = m
+            similarity[m.id] = float(m.embedding @ vec)
+    return [Candidate(plan.current(mems[i]), similarity[i]) for i in mems if i not in plan.removed_from_index]
+
+
+def _reinforce_existing(plan: LearnPlan, existing: Memory, session_id: str, now: int, config: Config) -> str:
+    """Plan the reinforcement of a restated fact; returns its id."""
+    existing = plan.current(existing)
+    if existing.id in {m.id for m in plan.new}:
+        return existing.id
+    updated = reinforce(existing, now, config)
+    if session_id not in updated.source_conversation_ids:
+        updated = updated.replace(source_conversation_ids=(*updated.source_conversation_ids, session_id))
+    plan.updates[updated.id] = updated
+    if updated.id not in plan.reinforced:
+        plan.reinforced.append(updated.id)
+    return updated.id
+
+
+def plan_sentence(
+    plan: LearnPlan,
+    a: Analysis,
+    vec: Vector,
+    stored: Mapping[str, Memory],
+    sims: Mapping[str, float],
+    facts: MessageFacts,
+    config: Config,
+) -> None:
+    """Decide about one sentence that passed :func:`gate` and add the result to ``plan``.
+
+    ``stored``/``sims``: its stage-1 candidates (nearest stored facts and the
+    nearest facts in the same attribute slot) with their cosines.
+    """
+    cfg = config
+    source = facts.source
+    candidates = _candidates(plan, vec, stored, sims)
+    top1 = max((c.similarity for c in candidates if c.memory.status == "active"), default=None)
+    novelty = novelty_of(top1, cfg)
+    occurrences = sum(1 for v in facts.session_vectors if float(v @ vec) > cfg.recurrence_similarity)
+    occurrences += sum(1 for v in plan.vectors[:-1] if float(v @ vec) > cfg.recurrence_similarity)
+    rec = recurrence(occurrences, cfg)
+    score = extraction_score(novelty, a.specificity, rec, cfg)
+    types = _types(a, vec, facts, cfg)
+    if facts.skip and types:
+        kept = [t for t in types if t not in facts.skip]
+        if not kept:
+            plan.decisions.append(_decision(a, "skipped-type", score, novelty, rec, types))
+            return
+        types = kept
+    verdict = judge(
+        sentence=a.sentence, content=a.content, attribute=a.attribute, candidates=candidates, config=cfg
+    )
+    force = facts.force
+    if verdict is not None and verdict.kind == "duplicate":
+        mid = _reinforce_existing(plan, verdict.existing, source.session_id, source.now, cfg)
+        plan.decisions.append(_decision(a, "reinforced", score, novelty, rec, types, mid))
+        return
+    if verdict is not None and verdict.kind == "variant":
+        verdict = None
+        force = True  # a near-copy carrying a new number or name is new information
+    impersonal = a.impersonal and not facts.personal
+    threshold = cfg.extraction_threshold + (cfg.impersonal_margin if impersonal else 0.0)
+    if verdict is None and score < threshold and not force:
+        plan.decisions.append(_decision(a, "below-threshold", score, novelty, rec, types))
+        return
+    memory = memory_from_sentence(a, vec, types=types, score=score, top1=top1, source=source, config=cfg)
+    outcome = "stored"
+    if verdict is not None:
+        closure = close_fact(plan.current(verdict.existing), memory, verdict, source.now)
+        memory = closure.incoming
+        if verdict.kind != "temporal-coexistence":  # superseded: out of search
+            plan.removed_from_index.add(closure.closed.id)
+        if closure.closed.id in {m.id for m in plan.new}:
+            plan.new = [closure.closed if m.id == closure.closed.id else m for m in plan.new]
+        else:
+            plan.updates[closure.closed.id] = closure.closed
+        plan.contradictions.append(closure.event)
+        outcome = "contradiction"
+    plan.decisions.append(_decision(a, outcome, score, novelty, rec, types, memory.id))
+    plan.new.append(memory)
+
+
+def plan_message(
+    analyses: Sequence[Analysis],
+    vectors: Sequence[Vector],
+    stage1: Sequence[tuple[Mapping[str, Memory], Mapping[str, float]] | None],
+    facts: MessageFacts,
+    config: Config,
+) -> LearnPlan:
+    """The plan of a whole message: each sentence through :func:`gate`, then
+    :func:`plan_sentence` with its stage-1 candidates (``None`` for a gated one)."""
+    plan = LearnPlan()
+    for a, vec, found in zip(analyses, vectors, stage1, strict=True):
+        plan.vectors.append(vec)
+        outcome = gate(a, facts.force, config)
+        if outcome is not None:
+            plan.decisions.append(_decision(a, outcome))
+            continue
+        if found is None:
+            raise ValueError("a sentence that passes the gate needs its stage-1 candidates")
+        plan_sentence(plan, a, vec, found[0], found[1], facts, config)
+    return plan
+
+
+def with_context_vector(plan: LearnPlan, vector: Vector) -> LearnPlan:
+    """``plan`` with the message vector set on every memory the message creates
+    (also where the events show them)."""
+    new_ids = {m.id for m in plan.new}
+
+    def fill(m: Memory) -> Memory:
+        return m.replace(context_embedding=vector) if m.id in new_ids else m
+
+    plan.new = [fill(m) for m in plan.new]
+    plan.contradictions = [
+        dataclasses.replace(ev, existing=fill(ev.existing), incoming=fill(ev.incoming))
+        for ev in plan.contradictions
+    ]
+    return plan
