@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from ._async import async_twin
 from ._engine.engine import Engine
 from .clock import Clock, SystemClock
 from .config import Config, from_options
@@ -291,7 +292,7 @@ class AsyncLokulMem:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lokulmem")
         self._manager = AsyncManager(self._sync.manage(), self._run)
 
-    async def _run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def _run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
 
@@ -303,10 +304,14 @@ class AsyncLokulMem:
     def location(self) -> str:
         return self._sync.location
 
-    async def init(self) -> None:
-        await self._run(self._sync.init)
+    init = async_twin(LokulMem.init)
+    learn = async_twin(LokulMem.learn)
+    augment = async_twin(LokulMem.augment)
+    maintenance = async_twin(LokulMem.maintenance)
+    wait_for_maintenance = async_twin(LokulMem.wait_for_maintenance)
 
     async def close(self) -> None:
+        """Close the store, then stop the worker thread."""
         await self._run(self._sync.close)
         self._executor.shutdown(wait=False)
 
@@ -317,53 +322,6 @@ class AsyncLokulMem:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def learn(
-        self,
-        user_message: str,
-        assistant_response: str = "",
-        *,
-        session_id: str | None = None,
-        force_extract: bool = False,
-        skip_types: Sequence[str] = (),
-        in_reply_to: str | None = None,
-    ) -> LearnResult:
-        return await self._run(
-            self._sync.learn,
-            user_message,
-            assistant_response,
-            session_id=session_id,
-            force_extract=force_extract,
-            skip_types=skip_types,
-            in_reply_to=in_reply_to,
-        )
-
-    async def augment(
-        self,
-        message: str,
-        history: Sequence[Message] | None = None,
-        *,
-        max_memories: int | None = None,
-        min_relevance: float | None = None,
-        types: Sequence[str] | None = None,
-        debug: bool = False,
-    ) -> AugmentResult:
-        return await self._run(
-            self._sync.augment,
-            message,
-            history,
-            max_memories=max_memories,
-            min_relevance=min_relevance,
-            types=types,
-            debug=debug,
-        )
-
     def manage(self) -> AsyncManager:
+        """The async memory-panel API (:class:`~lokulmem.manage.AsyncManager`)."""
         return self._manager
-
-    async def maintenance(
-        self, *, sweep: bool | None = True, cluster: bool | None = None
-    ) -> MaintenanceReport:
-        return await self._run(self._sync.maintenance, sweep=sweep, cluster=cluster)
-
-    async def wait_for_maintenance(self, timeout: float | None = None) -> None:
-        await self._run(self._sync.wait_for_maintenance, timeout)

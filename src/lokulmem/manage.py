@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from ._async import async_twin, same_thread
 from ._engine.engine import Engine
 from ._engine.facts import close_fact, frozen, memory_from_pack_entry
 from ._engine.unit import Changes
@@ -975,219 +976,46 @@ class AsyncManager:
     """
 
     def __init__(self, manager: Manager, run: Callable[..., Awaitable[Any]]) -> None:
-        self._m = manager
-        self._run = run
+        self._sync = manager
+        self._runner = run
 
-    async def get(self, memory_id: str) -> Memory:
-        result: Memory = await self._run(self._m.get, memory_id)
-        return result
+    def _run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Awaitable[T]:
+        return self._runner(fn, *args, **kwargs)
 
-    async def list(
-        self,
-        *,
-        types: str | Sequence[str] | None = None,
-        status: str | None = None,
-        min_strength: float | None = None,
-        pinned: bool | None = None,
-        since: int | dt.datetime | None = None,
-        until: int | dt.datetime | None = None,
-        limit: int | None = None,
-        offset: int = 0,
-        order_by: OrderBy = "created_at",
-        direction: Literal["asc", "desc"] = "asc",
-    ) -> builtins.list[Memory]:
-        result: builtins.list[Memory] = await self._run(
-            self._m.list,
-            types=types,
-            status=status,
-            min_strength=min_strength,
-            pinned=pinned,
-            since=since,
-            until=until,
-            limit=limit,
-            offset=offset,
-            order_by=order_by,
-            direction=direction,
-        )
-        return result
-
-    async def get_by_conversation(self, conversation_id: str) -> builtins.list[Memory]:
-        result: builtins.list[Memory] = await self._run(self._m.get_by_conversation, conversation_id)
-        return result
-
-    async def get_recent(self, limit: int = 10) -> builtins.list[Memory]:
-        result: builtins.list[Memory] = await self._run(self._m.get_recent, limit)
-        return result
-
-    async def get_top(self, limit: int = 10) -> builtins.list[Memory]:
-        result: builtins.list[Memory] = await self._run(self._m.get_top, limit)
-        return result
-
-    async def get_pinned(self) -> builtins.list[Memory]:
-        result: builtins.list[Memory] = await self._run(self._m.get_pinned)
-        return result
-
-    async def search(
-        self, query: str, *, limit: int = 50, status: str | None = None
-    ) -> builtins.list[Memory]:
-        result: builtins.list[Memory] = await self._run(self._m.search, query, limit=limit, status=status)
-        return result
-
-    async def semantic_search(self, query: str, limit: int = 10) -> builtins.list[Memory]:
-        result: builtins.list[Memory] = await self._run(self._m.semantic_search, query, limit)
-        return result
-
-    async def semantic_search_scored(
-        self, query: str, limit: int = 10
-    ) -> builtins.list[tuple[Memory, float]]:
-        result: builtins.list[tuple[Memory, float]] = await self._run(
-            self._m.semantic_search_scored, query, limit
-        )
-        return result
-
-    async def get_related(self, memory_id: str) -> builtins.list[Memory]:
-        result: builtins.list[Memory] = await self._run(self._m.get_related, memory_id)
-        return result
-
-    async def get_timeline(self, *, status: str | None = None) -> builtins.list[TimelineDay]:
-        result: builtins.list[TimelineDay] = await self._run(self._m.get_timeline, status=status)
-        return result
-
-    async def get_grouped(self) -> GroupedMemories:
-        result: GroupedMemories = await self._run(self._m.get_grouped)
-        return result
-
-    async def get_lineage(self, memory_id: str) -> Lineage:
-        result: Lineage = await self._run(self._m.get_lineage, memory_id)
-        return result
-
-    async def get_injection_preview(
-        self,
-        user_message: str,
-        *,
-        types: Sequence[str] | None = None,
-        max_memories: int | None = None,
-        history: Sequence[Mapping[str, Any]] | None = None,
-    ) -> InjectionPreview:
-        result: InjectionPreview = await self._run(
-            self._m.get_injection_preview,
-            user_message,
-            types=types,
-            max_memories=max_memories,
-            history=history,
-        )
-        return result
-
-    async def update(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        types: Sequence[str] | None = None,
-        confidence: str | None = None,
-    ) -> Memory:
-        result: Memory = await self._run(
-            self._m.update, memory_id, content=content, types=types, confidence=confidence
-        )
-        return result
-
-    async def pin(self, memory_id: str) -> Memory:
-        result: Memory = await self._run(self._m.pin, memory_id)
-        return result
-
-    async def unpin(self, memory_id: str) -> Memory:
-        result: Memory = await self._run(self._m.unpin, memory_id)
-        return result
-
-    async def archive(self, memory_id: str) -> Memory:
-        result: Memory = await self._run(self._m.archive, memory_id)
-        return result
-
-    async def unarchive(self, memory_id: str) -> Memory:
-        result: Memory = await self._run(self._m.unarchive, memory_id)
-        return result
-
-    async def delete(self, memory_id: str) -> None:
-        result: None = await self._run(self._m.delete, memory_id)
-        return result
-
-    async def delete_many(self, memory_ids: Sequence[str]) -> int:
-        result: int = await self._run(self._m.delete_many, memory_ids)
-        return result
-
-    async def archive_many(self, memory_ids: Sequence[str]) -> int:
-        result: int = await self._run(self._m.archive_many, memory_ids)
-        return result
-
-    async def unarchive_many(self, memory_ids: Sequence[str]) -> int:
-        result: int = await self._run(self._m.unarchive_many, memory_ids)
-        return result
-
-    async def pin_many(self, memory_ids: Sequence[str]) -> int:
-        result: int = await self._run(self._m.pin_many, memory_ids)
-        return result
-
-    async def unpin_many(self, memory_ids: Sequence[str]) -> int:
-        result: int = await self._run(self._m.unpin_many, memory_ids)
-        return result
-
-    async def clear(self) -> None:
-        result: None = await self._run(self._m.clear)
-        return result
-
-    async def stats(self) -> MemoryStats:
-        result: MemoryStats = await self._run(self._m.stats)
-        return result
-
-    async def export(self, *, include_embeddings: bool = True) -> dict[str, Any]:
-        result: dict[str, Any] = await self._run(self._m.export, include_embeddings=include_embeddings)
-        return result
-
-    async def export_to_markdown(self) -> str:
-        result: str = await self._run(self._m.export_to_markdown)
-        return result
-
-    async def get_bridge_events(self) -> builtins.list[BridgeEvent]:
-        result: builtins.list[BridgeEvent] = await self._run(self._m.get_bridge_events)
-        return result
-
-    async def import_data(
-        self,
-        data: Mapping[str, Any] | str | bytes | os.PathLike[str],
-        *,
-        merge: bool | None = None,
-        conflict_strategy: ConflictStrategy = "keep-existing",
-        strict: bool = True,
-        origin: str | None = None,
-        quality_threshold: float | None = None,
-    ) -> ImportResult:
-        result: ImportResult = await self._run(
-            self._m.import_data,
-            data,
-            merge=merge,
-            conflict_strategy=conflict_strategy,
-            strict=strict,
-            origin=origin,
-            quality_threshold=quality_threshold,
-        )
-        return result
-
-    def on_memory_added(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
-        return self._m.on_memory_added(callback)
-
-    def on_memory_updated(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
-        return self._m.on_memory_updated(callback)
-
-    def on_memory_deleted(self, callback: Callable[[str], object]) -> Callable[[], None]:
-        return self._m.on_memory_deleted(callback)
-
-    def on_memory_faded(self, callback: Callable[[Memory], object]) -> Callable[[], None]:
-        return self._m.on_memory_faded(callback)
-
-    def on_contradiction_detected(
-        self, callback: Callable[[ContradictionEvent], object]
-    ) -> Callable[[], None]:
-        return self._m.on_contradiction_detected(callback)
-
-    def on_stats_changed(self, callback: Callable[[MemoryStats], object]) -> Callable[[], None]:
-        return self._m.on_stats_changed(callback)
+    get = async_twin(Manager.get)
+    list = async_twin(Manager.list)
+    get_by_conversation = async_twin(Manager.get_by_conversation)
+    get_recent = async_twin(Manager.get_recent)
+    get_top = async_twin(Manager.get_top)
+    get_pinned = async_twin(Manager.get_pinned)
+    search = async_twin(Manager.search)
+    semantic_search = async_twin(Manager.semantic_search)
+    semantic_search_scored = async_twin(Manager.semantic_search_scored)
+    get_related = async_twin(Manager.get_related)
+    get_timeline = async_twin(Manager.get_timeline)
+    get_grouped = async_twin(Manager.get_grouped)
+    get_lineage = async_twin(Manager.get_lineage)
+    get_injection_preview = async_twin(Manager.get_injection_preview)
+    update = async_twin(Manager.update)
+    pin = async_twin(Manager.pin)
+    unpin = async_twin(Manager.unpin)
+    archive = async_twin(Manager.archive)
+    unarchive = async_twin(Manager.unarchive)
+    delete = async_twin(Manager.delete)
+    delete_many = async_twin(Manager.delete_many)
+    archive_many = async_twin(Manager.archive_many)
+    unarchive_many = async_twin(Manager.unarchive_many)
+    pin_many = async_twin(Manager.pin_many)
+    unpin_many = async_twin(Manager.unpin_many)
+    clear = async_twin(Manager.clear)
+    stats = async_twin(Manager.stats)
+    export = async_twin(Manager.export)
+    export_to_markdown = async_twin(Manager.export_to_markdown)
+    get_bridge_events = async_twin(Manager.get_bridge_events)
+    import_data = async_twin(Manager.import_data)
+    on_memory_added = same_thread(Manager.on_memory_added)
+    on_memory_updated = same_thread(Manager.on_memory_updated)
+    on_memory_deleted = same_thread(Manager.on_memory_deleted)
+    on_memory_faded = same_thread(Manager.on_memory_faded)
+    on_contradiction_detected = same_thread(Manager.on_contradiction_detected)
+    on_stats_changed = same_thread(Manager.on_stats_changed)
