@@ -18,10 +18,13 @@ PLAIN = {"manage"}
 
 
 def public_methods(cls: type) -> list[str]:
+    """Public methods, inherited ones included (the panel is built from parts)."""
     return sorted(
         name
-        for name, member in vars(cls).items()
-        if not name.startswith("_") and callable(member) and name not in NOT_TWINNED
+        for name in dir(cls)
+        if not name.startswith("_")
+        and name not in NOT_TWINNED
+        and callable(inspect.getattr_static(cls, name))
     )
 
 
