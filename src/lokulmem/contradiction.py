@@ -35,6 +35,7 @@ from typing import Literal
 
 from .config import Config
 from .extraction.attributes import Attribute, polarity_conflict, same_slot
+from .extraction.lexicon import NEGATED_BEFORE, SHORT_STOPWORDS, TOPIC_STOPWORDS, normalise_quotes
 from .records import Memory
 
 __all__ = ["Candidate", "Verdict", "find_temporal_marker", "judge", "topic_stems"]
@@ -69,7 +70,6 @@ _CONTRAST = re.compile(r"\b(?:instead|rather than|only|anymore|no more|no longer
 _CHANGE_VERBS = frozenset(
     {"quit", "stopped", "gave up", "switched to", "moved to", "changed to", "recently started"}
 )
-_NEGATED = re.compile(r"\b(?:not|never|won't|wouldn't|don't|didn't|can't|cannot|couldn't|no)\s+(?:\w+\s+)?$")
 
 
 def find_temporal_marker(sentence: str, markers: tuple[str, ...]) -> str | None:
@@ -77,9 +77,9 @@ def find_temporal_marker(sentence: str, markers: tuple[str, ...]) -> str | None:
     itself denied ("I won't quit", "never gave up": persistence, not change)."""
     if not markers:
         return None
-    text = sentence.lower().replace("’", "'")
+    text = normalise_quotes(sentence.lower())
     for m in _marker_regex(tuple(markers)).finditer(text):
-        if m.group(0) not in _CHANGE_VERBS or not _NEGATED.search(text[: m.start()]):
+        if m.group(0) not in _CHANGE_VERBS or not NEGATED_BEFORE.search(text[: m.start()]):
             return m.group(0)
     return None
 
@@ -96,24 +96,15 @@ def key_tokens(text: str, label: str = "User") -> frozenset[str]:
 
 
 _TOPIC_WORD = re.compile(r"[a-z][a-z'\-]{2,}")
-_NOT_TOPIC = frozenset(
-    """
-    user user's that this with have has had from about into what when where they them their there
-    been being were will would could should really very just also still every always never often
-    anymore longer used stopped quit gave switched moved changed started lately these days now
-    recently previously before instead last year month week time much more some lot lots
-    """.split()
-)
-
-
-_SHORT_STOP = frozenset("the and for but not you are was one two can did get got its our out now own".split())
 
 
 def topic_stems(text: str) -> frozenset[str]:
     """Crude stems (first 3 letters) of the content words of ``text``: "smoking" and
     "smoke" → "smo", "eating" and "eat" → "eat".  Loose on purpose: it only
     widens the candidate gate for sentences that carry a change marker."""
-    words = [w for w in _TOPIC_WORD.findall(text.lower()) if w not in _NOT_TOPIC and w not in _SHORT_STOP]
+    words = [
+        w for w in _TOPIC_WORD.findall(text.lower()) if w not in TOPIC_STOPWORDS and w not in SHORT_STOPWORDS
+    ]
     return frozenset(w[:3] for w in words)
 
 
@@ -122,7 +113,7 @@ def _refines(sentence: str, value: str, old_value: str) -> bool:
     Canada") after "Canada" adds detail, it does not contradict."""
     if not old_value or not value:
         return False
-    text = sentence.lower().replace("’", "'")
+    text = normalise_quotes(sentence.lower())
     pattern = re.escape(value) + r"\s*(?:,|\bin\b)\s*(?:the\s+)?" + re.escape(old_value) + r"\b"
     return re.search(pattern, text) is not None
 

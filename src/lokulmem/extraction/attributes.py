@@ -13,7 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .lexicon import DIETS, EXCLUSIVE_RELATIONS, JOB_WORDS, RELATIONS, RELATIONSHIP_STATUSES
+from .lexicon import (
+    DIETS,
+    EXCLUSIVE_RELATIONS,
+    JOB_WORDS,
+    NEGATION,
+    RELATIONS,
+    RELATIONSHIP_STATUSES,
+    VALUE_STOPWORDS,
+    normalise_quotes,
+)
 
 __all__ = ["Attribute", "extract_attribute", "polarity_conflict", "same_slot", "slot_keys"]
 
@@ -298,7 +307,7 @@ def _norm(value: str) -> str:
 
 def extract_attribute(sentence: str) -> Attribute | None:
     """The single-valued attribute ``sentence`` sets, if a rule recognises one."""
-    text = re.sub(r"\s+", " ", sentence.replace("’", "'"))
+    text = re.sub(r"\s+", " ", normalise_quotes(sentence))
     for name, pattern in _RULES:
         m = pattern.search(text)
         if not m:
@@ -372,25 +381,12 @@ def extract_attribute(sentence: str) -> Attribute | None:
     return None
 
 
-_NEGATORS = re.compile(
-    r"\b(?:not|no|never|don't|doesn't|didn't|isn't|aren't|wasn't|won't|can't|cannot|"
-    r"no longer|anymore|hate|hates|dislike|dislikes)\b|n't\b",
-    re.IGNORECASE,
-)
-_STOP = frozenset(
-    "the a an and or but to of in on at for with is are was were be been am user user's "
-    "i my me it this that do does did really very so just also like likes love loves enjoy "
-    "enjoys prefer prefers has have had any all at you your yours we our us he him his she her "
-    "they them their "
-    # How often is not what: "every day" / "never", "twice" / "never".
-    "every day daily always often usually once twice times lot lots much".split()
-)
 _CLAUSE = re.compile(r"\s*(?:[,;]|\band\b|\bbut\b)\s*", re.IGNORECASE)
 
 
 def _content_words(text: str) -> set[str]:
-    stripped = _NEGATORS.sub(" ", text.lower())
-    return {w for w in re.findall(r"[a-z0-9']+", stripped) if w not in _STOP}
+    stripped = NEGATION.sub(" ", text.lower())
+    return {w for w in re.findall(r"[a-z0-9']+", stripped) if w not in VALUE_STOPWORDS}
 
 
 def polarity_conflict(a: str, b: str, min_overlap: float = 0.6) -> bool:
@@ -408,8 +404,8 @@ def polarity_conflict(a: str, b: str, min_overlap: float = 0.6) -> bool:
 
 
 def _opposite(a: str, b: str, min_overlap: float) -> bool:
-    neg_a = bool(_NEGATORS.search(a))
-    neg_b = bool(_NEGATORS.search(b))
+    neg_a = bool(NEGATION.search(a))
+    neg_b = bool(NEGATION.search(b))
     if neg_a == neg_b:
         return False
     wa, wb = _content_words(a), _content_words(b)

@@ -16,10 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import CustomType
-from ..retrieval.query import QUERY_STOPWORDS
 from .attributes import Attribute
 from .features import Features
-from .lexicon import FIRST_NAMES, JOB_WORDS, RELATIONS
+from .lexicon import FEELING_FILLERS, FIRST_NAMES, JOB_WORDS, QUERY_STOPWORDS, RELATIONS
 
 __all__ = ["PROTOTYPES", "classify_by_prototype", "classify_by_rules", "substance"]
 
@@ -87,11 +86,6 @@ PAST_CUES = re.compile(
     re.I,
 )
 _FUTURE_CUES = re.compile(r"\b(?:will|going to|gonna|plan|planning|have an?|got an?|upcoming|next)\b", re.I)
-#: Intensifiers and fillers that add no content to a feeling ("I'm so excited too").
-_FILLERS = frozenset(
-    "so super really pretty kinda kind of totally quite bit little too still now again lately "
-    "such feel feels feeling felt am is was were be been getting got".split()
-)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 # A relation word counts when it is someone's ("my manager", "our kids"), not
@@ -219,7 +213,7 @@ def substance(sentence: str, transient: Sequence[str]) -> int:
             len(low) < 3
             or "'" in low  # contractions: I'm, don't, it'll
             or low in QUERY_STOPWORDS
-            or low in _FILLERS
+            or low in FEELING_FILLERS
             or low in FIRST_NAMES
             or (i and word[0].isupper())
         ):

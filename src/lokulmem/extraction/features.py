@@ -20,7 +20,9 @@ from .lexicon import (
     ORG_SUFFIXES,
     PLACES,
     RELATIONS,
+    SELF_NEGATION,
     WEEKDAYS,
+    normalise_quotes,
 )
 
 __all__ = ["Features", "detect", "specificity"]
@@ -32,11 +34,6 @@ _PREFERENCE = re.compile(
     r"(?:prefer|like|love|hate|enjoy|adore|dislike|detest|loathe|can't stand|cannot stand)\b"
     r"|\bmy\s+(?:absolute\s+)?favou?rite\b|\bi'?m\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\b"
     r"|\bi'?m\s+(?:really\s+)?into\b|\bi\s+(?:am|'m)\s+(?:not\s+)?(?:a\s+)?(?:morning|night)\s+person\b",
-    re.IGNORECASE,
-)
-_NEGATED = re.compile(
-    r"\bi\s+(?:don'?t|do not|never|won'?t|can'?t|cannot|didn'?t|did not|no longer|"
-    r"wouldn'?t|hardly ever|rarely)\b|\bi'?m\s+not\b|\bi\s+am\s+not\b",
     re.IGNORECASE,
 )
 _SELF = re.compile(
@@ -165,9 +162,9 @@ def detect(sentence: str) -> Features:
         number=bool(_NUMBER.search(sentence)) or bool(low_words & NUMBER_WORDS),
         date_time=bool(_DATE.search(sentence)),
         preference=bool(_PREFERENCE.search(sentence)),
-        negated_preference=bool(_NEGATED.search(sentence)),
+        negated_preference=bool(SELF_NEGATION.search(sentence)),
         possession=bool(_POSSESSION.search(sentence)),
-        self_statement=bool(_SELF.search(sentence.strip().replace("’", "'"))),
+        self_statement=bool(_SELF.search(normalise_quotes(sentence.strip()))),
     )
 
 

@@ -5,6 +5,8 @@ Small on purpose: each list is what a chat about one's own life tends to use.
 
 from __future__ import annotations
 
+import re
+
 FIRST_NAMES = frozenset(
     """
     aaron abby adam adrian aisha alan alex alexander alice alicia amanda amber amelia amy
@@ -127,4 +129,84 @@ STOPWORDS = frozenset(
     every both few more most other such own same only again ever never always often
     user user's likes like loves love lives live works work prefers prefer uses use
     """.split()
+)
+
+
+# -- quotes ---------------------------------------------------------------------
+def normalise_quotes(text: str) -> str:
+    """Typographic apostrophes as ASCII (``I’m`` → ``I'm``), so every rule sees one form."""
+    return text.replace("’", "'")
+
+
+# -- stop words: one list per use, each with what it leaves out --------------------
+#: Words that carry no topic in a question or request.
+QUERY_STOPWORDS = frozenset(
+    """
+    a an the and or but if then so of in on at to for from by with about as into over under
+    what when where who whom whose why how which did does do doing done was were is are am be
+    been being has have had will would can could shall should may might must not no nor
+    any some tell know think remember say said please ever one ones get got let lets also
+    much many lot lots way yes ok okay hey hi hello thanks thank very too just really quite
+    i me my mine you your yours we our us he him his she her they them their it its this that
+    these those there here than all each every both few more most other such own same only
+    kind sort thing things something anything
+    """.split()
+)
+
+#: Words that are no attribute value: function words, pronouns, verbs of liking,
+#: frequency words (comparing two values of one attribute).
+VALUE_STOPWORDS = frozenset(
+    "the a an and or but to of in on at for with is are was were be been am user user's "
+    "i my me it this that do does did really very so just also like likes love loves enjoy "
+    "enjoys prefer prefers has have had any all at you your yours we our us he him his she her "
+    "they them their "
+    # How often is not what: "every day" / "never", "twice" / "never".
+    "every day daily always often usually once twice times lot lots much".split()
+)
+
+#: Words that name no topic (contradiction stage 1c: do two sentences share a topic?).
+TOPIC_STOPWORDS = frozenset(
+    """
+    user user's that this with have has had from about into what when where they them their there
+    been being were will would could should really very just also still every always never often
+    anymore longer used stopped quit gave switched moved changed started lately these days now
+    recently previously before instead last year month week time much more some lot lots
+    """.split()
+)
+
+#: Short function words left out of contradiction key tokens.
+SHORT_STOPWORDS = frozenset(
+    "the and for but not you are was one two can did get got its our out now own".split()
+)
+#: Intensifiers and fillers that add no content to a feeling ("I'm so excited too").
+FEELING_FILLERS = frozenset(
+    "so super really pretty kinda kind of totally quite bit little too still now again lately "
+    "such feel feels feeling felt am is was were be been getting got".split()
+)
+
+
+# -- negation ---------------------------------------------------------------------
+#: Negators and words of dislike, stripped before comparing values (attributes).
+NEGATION = re.compile(
+    r"\b(?:not|no|never|don't|doesn't|didn't|isn't|aren't|wasn't|won't|can't|cannot|"
+    r"no longer|anymore|hate|hates|dislike|dislikes)\b|n't\b",
+    re.IGNORECASE,
+)
+
+#: Negators that flip the valence of the next words (VADER-style).
+NEGATION_WORDS = frozenset(
+    "not no never isn't aren't wasn't weren't don't doesn't didn't can't cannot won't "
+    "wouldn't shouldn't nothing nobody none hardly".split()
+)
+
+#: A first-person negation ("I don't", "I'm not"): a negated preference (features).
+SELF_NEGATION = re.compile(
+    r"\bi\s+(?:don'?t|do not|never|won'?t|can'?t|cannot|didn'?t|did not|no longer|"
+    r"wouldn'?t|hardly ever|rarely)\b|\bi'?m\s+not\b|\bi\s+am\s+not\b",
+    re.IGNORECASE,
+)
+
+#: A negator right before a marker ("I won't quit"): the change is denied (contradiction).
+NEGATED_BEFORE = re.compile(
+    r"\b(?:not|never|won't|wouldn't|don't|didn't|can't|cannot|couldn't|no)\s+(?:\w+\s+)?$"
 )

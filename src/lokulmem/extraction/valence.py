@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import re
 
+from .lexicon import NEGATION_WORDS, normalise_quotes
+
 __all__ = ["valence"]
 
 _LEXICON: dict[str, float] = {
@@ -103,10 +105,6 @@ _LEXICON: dict[str, float] = {
     "burned": -1.0,
     "awful.": -2.0,
 }
-_NEGATORS = frozenset(
-    "not no never isn't aren't wasn't weren't don't doesn't didn't can't cannot won't "
-    "wouldn't shouldn't nothing nobody none hardly".split()
-)
 _BOOSTERS = {
     "very": 0.293,
     "really": 0.293,
@@ -122,7 +120,7 @@ _WORD = re.compile(r"[a-z']+")
 
 def valence(text: str) -> float:
     """Compound valence of ``text`` in [-1, 1]; 0.0 when no lexicon word occurs."""
-    words = _WORD.findall(text.lower().replace("’", "'"))
+    words = _WORD.findall(normalise_quotes(text.lower()))
     total = 0.0
     for i, w in enumerate(words):
         score = _LEXICON.get(w)
@@ -130,7 +128,7 @@ def valence(text: str) -> float:
             continue
         if i > 0 and words[i - 1] in _BOOSTERS:
             score += math.copysign(_BOOSTERS[words[i - 1]], score)
-        if any(p in _NEGATORS for p in words[max(0, i - 3) : i]):
+        if any(p in NEGATION_WORDS for p in words[max(0, i - 3) : i]):
             score *= -0.74
         total += score
     if "!" in text and total:

@@ -9,21 +9,10 @@ from __future__ import annotations
 
 import re
 
+from ..extraction.lexicon import QUERY_STOPWORDS
+
 __all__ = ["QUERY_STOPWORDS", "key_terms"]
 
-#: Words that carry no topic in a question or request.
-QUERY_STOPWORDS = frozenset(
-    """
-    a an the and or but if then so of in on at to for from by with about as into over under
-    what when where who whom whose why how which did does do doing done was were is are am be
-    been being has have had will would can could shall should may might must not no nor
-    any some tell know think remember say said please ever one ones get got let lets also
-    much many lot lots way yes ok okay hey hi hello thanks thank very too just really quite
-    i me my mine you your yours we our us he him his she her they them their it its this that
-    these those there here than all each every both few more most other such own same only
-    kind sort thing things something anything
-    """.split()
-)
 _TERM = re.compile(r"[A-Za-zÀ-ÿ0-9][A-Za-zÀ-ÿ0-9'\-]*")
 
 
