@@ -20,9 +20,7 @@ FIRST_NAMES = frozenset(
     martin mary matthew max maya megan melanie mia michael michelle mike mohammed nancy
     natalie nate nathan nick nina noah olivia omar oscar paul peter priya rachel raj
     rebecca richard robert rose ryan sam samantha samuel sara sarah scott sean sofia sophia
-    sophie steve steven susan thomas tim tom tyler victoria william yuki zoe caroline
-    melanie jon gina joanna nate tim john maria audrey andrew james deborah evan sam calvin
-    dave jolene
+    sophie steve steven susan thomas tim tom tyler victoria william yuki zoe
     """.split()
 )
 
