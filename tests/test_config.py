@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from lokulmem import Config, ConfigError, CustomType, LokulMem
+from lokulmem import Config, ConfigError, CustomType, LokulMem, MiniLMEmbedder
 from lokulmem.config import from_options
 
 
@@ -106,3 +106,21 @@ def test_switches_must_be_booleans() -> None:
     with pytest.raises(ConfigError, match="skip_chitchat"):
         Config(skip_chitchat=1)  # type: ignore[arg-type]
     assert Config(context_once=False).context_once is False
+
+
+def test_max_embedding_tokens_reaches_the_model(embedder: MiniLMEmbedder) -> None:
+    # Two texts that differ only after the 8th token embed the same when truncated at 8.
+    same = "my sister lives in a small town near the sea and"
+    a, b = same + " she teaches piano to children", same + " he repairs old bicycles for fun"
+    full = embedder.embed([a, b])
+    assert float(full[0] @ full[1]) < 0.99
+    with LokulMem(storage="memory", max_embedding_tokens=8) as short:
+        vecs = short.engine.embedder.embed([a, b])
+    assert float(vecs[0] @ vecs[1]) > 0.9999
+
+
+def test_knobs_that_nothing_reads_are_gone_or_bounded() -> None:
+    with pytest.raises(ConfigError, match="medium_confidence_strength"):
+        from_options(None, {"medium_confidence_strength": 0.8})
+    with pytest.raises(ConfigError, match="max_embedding_tokens"):
+        Config(max_embedding_tokens=513)

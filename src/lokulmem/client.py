@@ -83,7 +83,13 @@ def _build_engine(
     else:
         store = storage
     if embedder == "minilm":
-        inner: Embedder = shared_minilm()
+        # The process-wide model serves the default truncation; another length gets its own.
+        default_tokens = shared_minilm().max_tokens
+        inner: Embedder = (
+            shared_minilm()
+            if cfg.max_embedding_tokens == default_tokens
+            else MiniLMEmbedder(max_tokens=cfg.max_embedding_tokens)
+        )
     elif isinstance(embedder, str):
         raise ConfigError("embedder", f"unknown embedder {embedder!r}")
     elif isinstance(embedder, Embedder):

@@ -30,6 +30,9 @@ __all__ = [
     "SpecificityWeights",
 ]
 
+#: Longest input the built-in MiniLM model can take (its position table).
+MAX_MINILM_TOKENS = 512
+
 #: The PRD's default memory types and their Ebbinghaus λ (per hour), PRD §6/§7.
 DEFAULT_TYPES: Mapping[str, float] = {
     "identity": 0.0001,
@@ -278,8 +281,6 @@ class Config:
     purge_after_days: float = 30.0
     #: Confidence "high" needs base_strength at least this (and explicit statement).
     high_confidence_strength: float = 1.5
-    #: Confidence "medium" needs base_strength at least this or a single statement.
-    medium_confidence_strength: float = 0.8
 
     # --- retrieval (PRD §6 layer 3, §14) ---
     retrieval_weights: RetrievalWeights = field(default_factory=RetrievalWeights)
@@ -297,7 +298,8 @@ class Config:
     max_memories: int = 10
     context_window_size: int = 4096
     response_buffer: int = 512
-    #: Search switches to an ANN index above this many vectors (later; exact until then).
+    #: Reserved for the ANN index (PRD §11): search will switch to it above this many
+    #: vectors.  Not read yet: every search is exact today, whatever the value.
     hnsw_threshold: int = 3000
 
     # --- lifecycle: maintenance sweep and clustering (PRD §6 layer 2, §14) ---
@@ -350,7 +352,8 @@ class Config:
     # --- embedding ---
     embedding_cache_size: int = 1000
     embedding_batch_size: int = 32
-    #: Tokens per text given to the model (MiniLM was trained at 256).
+    #: Tokens per text given to the built-in MiniLM model (it was trained at 256;
+    #: its position table ends at 512).  A custom ``embedder=`` truncates as it likes.
     max_embedding_tokens: int = 256
 
     #: Parsed memory records kept in memory (speeds up augment's candidate reads).
@@ -450,7 +453,6 @@ class Config:
             "purge_after_days",
             "fallback_lambda",
             "high_confidence_strength",
-            "medium_confidence_strength",
             "strong_strength",
             "weak_strength",
             "sweep_interval_hours",
@@ -497,6 +499,10 @@ class Config:
             "max_import_bytes",
         ):
             _posint(name, getattr(self, name))
+        if self.max_embedding_tokens > MAX_MINILM_TOKENS:
+            raise ConfigError(
+                "max_embedding_tokens", f"must be at most {MAX_MINILM_TOKENS} (MiniLM's position table)"
+            )
         for name in ("cluster_min_new", "backing_min_terms"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
