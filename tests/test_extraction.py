@@ -135,7 +135,7 @@ def test_past_events_are_not_temporal_context(sentence: str, temporal: bool) -> 
 
 def test_substance_counts_content_beside_the_transient_cue() -> None:
     assert substance("I'm so excited too", ["emotional"]) == 0
-    assert substance("Gina is excited and kinda nervous", ["emotional"]) == 0
+    assert substance("Maya is excited and kinda nervous", ["emotional"]) == 0
     n = substance("I felt super powerful giving my talk at the school", ["emotional"])
     assert n >= 4  # powerful, giving, talk, school
     # Capitalised words inside the sentence are names and do not count.
