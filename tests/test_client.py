@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 import lokulmem
+from helpers import searchable_ids
 from lokulmem import (
     AsyncLokulMem,
     LokulMem,
@@ -20,9 +21,8 @@ from lokulmem import (
 )
 
 
-def _dump(mem: LokulMem) -> list[tuple[Any, ...]]:
-    conn = mem.engine.storage._c  # type: ignore[attr-defined]
-    return conn.execute("SELECT * FROM memories ORDER BY id").fetchall()  # type: ignore[no-any-return]
+def _dump(mem: LokulMem) -> dict[str, Any]:
+    return mem.manage().export()
 
 
 def test_empty_messages_are_a_no_op(mem: LokulMem) -> None:
@@ -58,8 +58,8 @@ def test_one_megabyte_message_is_bounded(mem: LokulMem) -> None:
 def test_failed_learn_leaves_store_as_it_was(mem: LokulMem, monkeypatch: pytest.MonkeyPatch) -> None:
     mem.learn("I live in Berlin.", "")
     before = _dump(mem)
-    index_before = len(mem.engine.index)
-    storage = mem.engine.storage
+    index_before = searchable_ids(mem)
+    storage = mem.storage
     real_update = storage.update_memory
 
     def failing_update(m: Any) -> None:
@@ -72,7 +72,7 @@ def test_failed_learn_leaves_store_as_it_was(mem: LokulMem, monkeypatch: pytest.
     with pytest.raises(StorageError, match="injected"):
         # a new fact is inserted, then the supersession update fails
         mem.learn("I love jazz. I live in London.", "")
-    assert _dump(mem) == before and len(mem.engine.index) == index_before and added == []
+    assert _dump(mem) == before and searchable_ids(mem) == index_before and added == []
 
 
 def test_skip_types_force_extract_and_sessions(mem: LokulMem) -> None:
@@ -217,10 +217,17 @@ def test_progress_order_inline(embedder: MiniLMEmbedder, clock: ManualClock, tmp
 
 
 def test_session_state_is_bounded(make_mem: Callable[..., LokulMem]) -> None:
+    # A session's state (turn, what the next message answers) is kept for the
+    # session_cache_size most recent sessions; an evicted session starts afresh.
     mem = make_mem(session_cache_size=3)
     for i in range(6):
-        mem.learn(f"The weather was nice on walk number {i}.", "", session_id=f"s{i}")
-    assert mem.engine.sessions.ids() == ["s3", "s4", "s5"]
+        mem.learn(
+            f"The weather was nice on walk number {i}.", f"Which route did you take, {i}?", session_id=f"s{i}"
+        )
+    kept = mem.learn("I took the long river path.", session_id="s5").extracted[0]
+    evicted = mem.learn("I took the short forest path.", session_id="s0").extracted[0]
+    assert kept.reply_context == "Which route did you take, 5?" and kept.source_turn == 1
+    assert evicted.reply_context == "" and evicted.source_turn == 0
 
 
 def test_feeling_about_an_event_is_backed_by_a_durable_type(make_mem: Callable[..., LokulMem]) -> None:

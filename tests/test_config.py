@@ -114,9 +114,15 @@ def test_max_embedding_tokens_reaches_the_model(embedder: MiniLMEmbedder) -> Non
     a, b = same + " she teaches piano to children", same + " he repairs old bicycles for fun"
     full = embedder.embed([a, b])
     assert float(full[0] @ full[1]) < 0.99
-    with LokulMem(storage="memory", max_embedding_tokens=8) as short:
-        vecs = short.engine.embedder.embed([a, b])
-    assert float(vecs[0] @ vecs[1]) > 0.9999
+    with LokulMem(storage="memory", max_embedding_tokens=8, embedder="minilm") as short:
+        first = short.learn(a, force_extract=True).extracted[0]
+        second = short.learn(b, force_extract=True)
+    # [CLS] + six word pieces + [SEP]: the vector of the content's first words.
+    (prefix,) = embedder.embed(["User's sister lives in"])
+    assert first.content.startswith("User's sister lives in a small town")
+    assert first.embedding is not None and float(first.embedding @ prefix) > 0.9999
+    # b differs from a only after the 8th token: the same vector, so a restatement.
+    assert second.extracted == () and len(second.reinforced) == 1
 
 
 def test_knobs_that_nothing_reads_are_gone_or_bounded() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from helpers import searchable_ids
 from lokulmem import Cluster, Edge, LokulMem, ManualClock, Memory, MiniLMEmbedder
 from lokulmem.clock import MS_PER_DAY, MS_PER_HOUR
 from lokulmem.clustering import choose_k, kmeans, label_terms
@@ -69,7 +70,7 @@ def test_memory_fades_when_lambda_predicts_then_is_purged(mem: LokulMem, clock: 
     (pinned,) = mem.learn("I enjoy jazz records.").extracted
     mg.pin(pinned.id)
     other = mem.learn("I like green tea.").extracted[0]
-    storage = mem.engine.storage
+    storage = mem.storage
     storage.put_edge(Edge(id="e", from_id=coffee.id, to_id=name.id, weight=1.0))
     storage.put_cluster(Cluster(id="c", member_ids=(coffee.id, name.id), label="x"))
     start = clock.now_ms()
@@ -86,7 +87,7 @@ def test_memory_fades_when_lambda_predicts_then_is_purged(mem: LokulMem, clock: 
     gone = mg.get(coffee.id)
     assert gone.status == "faded" and gone.faded_at == clock.now_ms()
     assert mg.get(pinned.id).status == "active" and mg.get(name.id).status == "active"
-    assert coffee.id not in mem.engine.index
+    assert coffee.id not in searchable_ids(mem)
     assert "oat milk" not in mem.augment("What coffee do I like?").context
     assert mem.learn("I have a cat.").faded == ()  # reported once
 
@@ -170,12 +171,12 @@ def test_clustering_assigns_members_and_bonus_shows_in_debug(mem: LokulMem, cloc
         mem.learn(f, session_id="s1")
     report = mem.maintenance(cluster=True)
     assert report.clustered and report.clusters == choose_k(15) == 3
-    clusters = mem.engine.storage.all_clusters()
+    clusters = mem.storage.all_clusters()
     members = [i for c in clusters for i in c.member_ids]
     assert sorted(members) == sorted(m.id for m in mem.manage().list(status="active"))
     assert all(c.label and c.last_recomputed == clock.now_ms() for c in clusters)
     for c in clusters:
-        for m in mem.engine.storage.get_memories(list(c.member_ids)):
+        for m in mem.storage.get_memories(list(c.member_ids)):
             assert m.cluster_id == c.id
     result = mem.augment("Any ideas for dinner tonight?", debug=True)
     assert result.debug is not None
@@ -197,13 +198,13 @@ def test_clustering_assigns_members_and_bonus_shows_in_debug(mem: LokulMem, cloc
 def test_clustering_runs_at_session_start_after_ten_new(mem: LokulMem) -> None:
     for i in range(12):
         mem.learn(f"My friend number {i} is called Name{i}x and lives in town {i}.", session_id="a")
-    assert mem.engine.storage.all_clusters() == []  # session "a" started with an empty store
+    assert mem.storage.all_clusters() == []  # session "a" started with an empty store
     mem.learn("I like board games.", session_id="b")  # a new session: more than 10 new → cluster
-    clusters = mem.engine.storage.all_clusters()
+    clusters = mem.storage.all_clusters()
     assert sum(c.member_count for c in clusters) == 13
-    before = {c.id for c in mem.engine.storage.all_clusters()}
+    before = {c.id for c in mem.storage.all_clusters()}
     mem.learn("I like card games too.", session_id="c")  # only 1 new since: no re-run
-    assert {c.id for c in mem.engine.storage.all_clusters()} == before
+    assert {c.id for c in mem.storage.all_clusters()} == before
 
 
 def test_kmeans_small_and_degenerate_inputs() -> None:
@@ -235,7 +236,7 @@ def test_lease_blocks_a_second_holder_until_it_expires(
     make_mem: Callable[..., LokulMem], tmp_path: Path
 ) -> None:
     a = make_mem(path=tmp_path / "lease.sqlite", lease_ttl_seconds=0.5)
-    storage = a.engine.storage
+    storage = a.storage
     now = time.time()
     assert storage.acquire_lease(LEASE, "someone-else", ttl_s=0.5, now_s=now)
     report = a.maintenance()
@@ -258,6 +259,6 @@ def test_thread_executor_runs_maintenance_in_background(
     with LokulMem(path=path, embedder=embedder, clock=clock, on_memory_faded=faded.append) as mem:
         mem.wait_for_maintenance(30)
         assert len(faded) == 2
-        assert mem.engine.storage.get_meta(SWEEP_COUNT) == "2"
+        assert mem.storage.get_meta(SWEEP_COUNT) == "2"
         # The next learn() reports what the background sweep faded.
         assert {m.id for m in mem.learn("I have a bicycle.").faded} == {m.id for m in faded}

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from helpers import store_files
+from helpers import searchable_ids, store_files
 from lokulmem import (
     AsyncLokulMem,
     Edge,
@@ -20,6 +20,7 @@ from lokulmem import (
     MemoryNotFoundError,
     MemoryStats,
     MiniLMEmbedder,
+    SQLiteStorage,
     StorageError,
     ValidationError,
 )
@@ -141,7 +142,7 @@ def test_full_text_search(seeded: LokulMem) -> None:
     assert mg.search("berlin", status="archived") == []
     with pytest.raises(ValidationError):
         mg.search(None)  # type: ignore[arg-type]
-    assert seeded.engine.storage.has_fts  # type: ignore[attr-defined]
+    assert isinstance(seeded.storage, SQLiteStorage) and seeded.storage.has_fts
     # FTS is kept in step by triggers: edits and deletes are visible at once.
     berlin = _by_content(seeded, "Berlin")
     mg.update(berlin.id, content="User lives in Hamburg.")
@@ -192,8 +193,8 @@ def test_related_uses_edges(seeded: LokulMem) -> None:
     mg = seeded.manage()
     a, b, c = mg.list()[:3]
     assert mg.get_related(a.id) == []
-    seeded.engine.storage.put_edge(Edge(id=f"{a.id}__{b.id}", from_id=a.id, to_id=b.id, weight=0.5))
-    seeded.engine.storage.put_edge(Edge(id=f"{c.id}__{a.id}", from_id=c.id, to_id=a.id, weight=0.9))
+    seeded.storage.put_edge(Edge(id=f"{a.id}__{b.id}", from_id=a.id, to_id=b.id, weight=0.5))
+    seeded.storage.put_edge(Edge(id=f"{c.id}__{a.id}", from_id=c.id, to_id=a.id, weight=0.9))
     assert [m.id for m in mg.get_related(a.id)] == [c.id, b.id]
     with pytest.raises(MemoryNotFoundError):
         mg.get_related("missing")
@@ -323,14 +324,14 @@ def test_delete_removes_edges_clusters_and_index(seeded: LokulMem) -> None:
 
     mg = seeded.manage()
     a, b = mg.list()[:2]
-    storage = seeded.engine.storage
+    storage = seeded.storage
     storage.put_edge(Edge(id="e1", from_id=a.id, to_id=b.id, weight=1.0))
     storage.put_cluster(Cluster(id="c1", member_ids=(a.id, b.id), label="x"))
     mg.delete(a.id)
     with pytest.raises(MemoryNotFoundError):
         mg.get(a.id)
     assert storage.all_edges() == [] and storage.all_clusters()[0].member_ids == (b.id,)
-    assert a.id not in seeded.engine.index
+    assert a.id not in searchable_ids(seeded)
     with pytest.raises(MemoryNotFoundError):
         mg.delete(a.id)
 
@@ -366,7 +367,7 @@ def test_bulk_failure_mid_write_rolls_back(seeded: LokulMem, monkeypatch: pytest
     before = store_files(seeded)
     events: list[Any] = []
     mg.on_memory_updated(events.append)
-    storage = seeded.engine.storage
+    storage = seeded.storage
     real = storage.update_memory
     calls = {"n": 0}
 
@@ -382,7 +383,7 @@ def test_bulk_failure_mid_write_rolls_back(seeded: LokulMem, monkeypatch: pytest
     monkeypatch.undo()
     assert store_files(seeded) == before and events == []
     assert all(m.status == "active" for m in mg.list())
-    assert all(i in seeded.engine.index for i in ids)
+    assert set(ids) <= searchable_ids(seeded)
 
 
 def test_clear(seeded: LokulMem) -> None:
@@ -391,7 +392,7 @@ def test_clear(seeded: LokulMem) -> None:
     mg.on_memory_deleted(deleted.append)
     ids = {m.id for m in mg.list()}
     mg.clear()
-    assert mg.list() == [] and set(deleted) == ids and len(seeded.engine.index) == 0
+    assert mg.list() == [] and set(deleted) == ids and searchable_ids(seeded) == set()
     assert seeded.augment("Where do I live?").context == ""
     assert mg.stats().total == 0
     seeded.learn("I live in Oslo.")
@@ -418,7 +419,7 @@ def test_stats(seeded: LokulMem, clock: ManualClock) -> None:
     assert s.oldest_memory is not None and s.oldest_memory.source_session == "s1"
     assert s.newest_memory is not None and s.newest_memory.content == "User works at Bosch."
     assert s.conversation_count == 3 and s.recently_faded == ()
-    assert s.storage_used_bytes == seeded.engine.storage.size_bytes() > 0
+    assert s.storage_used_bytes == seeded.storage.size_bytes() > 0
     clock.advance(days=365 * 3)
     later = mg.stats()
     assert later.average_strength < s.average_strength

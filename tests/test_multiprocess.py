@@ -199,4 +199,4 @@ def test_two_processes_initialising_at_once_sweep_once(tmp_path: Path) -> None:
     go.touch()
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
     with LokulMem(path=store, executor="inline") as mem:
-        assert mem.engine.storage.get_meta(SWEEP_COUNT) == "1"
+        assert mem.storage.get_meta(SWEEP_COUNT) == "1"

@@ -3,7 +3,7 @@ from collections.abc import Callable
 
 import pytest
 
-from lokulmem import LokulMem, ManualClock, ValidationError
+from lokulmem import LokulMem, ManualClock, MiniLMEmbedder, ValidationError
 from lokulmem.retrieval import BLOCK_END, BLOCK_START
 
 
@@ -120,20 +120,20 @@ def test_recency_decays_with_time(mem: LokulMem, clock: ManualClock) -> None:
     assert b.debug.candidates[0].breakdown.recency < a.debug.candidates[0].breakdown.recency
 
 
-def test_the_semantic_term_blends_the_message_vector(make_mem: Callable[..., LokulMem]) -> None:
+def test_the_semantic_term_blends_the_message_vector(
+    make_mem: Callable[..., LokulMem], embedder: MiniLMEmbedder
+) -> None:
     mem = make_mem()
     m = mem.learn("Seven years now, and I still love it.", in_reply_to="How long have you been painting?")
     memory = m.extracted[0]
     assert memory.context_embedding is not None
-    (want,) = mem.engine.embedder.embed(
-        ["How long have you been painting? Seven years now, and I still love it."]
-    )
+    (want,) = embedder.embed(["How long have you been painting? Seven years now, and I still love it."])
     assert float(memory.context_embedding @ want) == pytest.approx(1.0, abs=1e-5)
     q = "How long has the user been painting?"
     r = mem.augment(q, debug=True)
     assert r.debug is not None
     top = next(c for c in r.debug.candidates if c.memory.id == memory.id)
-    (qv,) = mem.engine.embedder.embed([q])
+    (qv,) = embedder.embed([q])
     assert memory.embedding is not None
     w, cfg = mem.config.context_vector_weight, mem.config
     cosine = float(memory.embedding @ qv)

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from helpers import store_files
+from helpers import searchable_ids, store_files
 from lokulmem import (
     Cluster,
     Edge,
@@ -20,6 +20,7 @@ from lokulmem import (
     LokulMem,
     ManualClock,
     Memory,
+    MiniLMEmbedder,
     ValidationError,
 )
 from lokulmem.transfer import EXPORT_VERSION, parse_document, to_markdown
@@ -37,7 +38,7 @@ def full(mem: LokulMem, clock: ManualClock) -> LokulMem:
     ms = mg.list()
     mg.pin(next(m.id for m in ms if "sushi" in m.content))
     mg.archive(next(m.id for m in ms if "Berlin" in m.content))
-    storage = mem.engine.storage
+    storage = mem.storage
     vec = ms[0].embedding
     storage.put_episode(
         Episode(
@@ -68,7 +69,7 @@ def full(mem: LokulMem, clock: ManualClock) -> LokulMem:
 
 
 def _snapshot(mem: LokulMem) -> tuple[list[Memory], list[Episode], list[Cluster], list[Edge]]:
-    s = mem.engine.storage
+    s = mem.storage
     return s.all_memories(), s.all_episodes(), s.all_clusters(), s.all_edges()
 
 
@@ -104,20 +105,29 @@ def test_export_clear_import_roundtrips_every_field(full: LokulMem) -> None:
     assert "Munich" in full.augment("Where do I live?").context
 
 
-def test_export_without_embeddings_reembeds_on_import(full: LokulMem) -> None:
+def test_export_without_embeddings_reembeds_on_import(
+    full: LokulMem, make_mem: Callable[..., LokulMem], embedder: MiniLMEmbedder
+) -> None:
     mg = full.manage()
     before = _snapshot(full)[0]
     doc = mg.export(include_embeddings=False)
     assert all(m["embedding"] is None for m in doc["memories"]) and doc["embedding_model"] is None
     assert all(m["context_embedding"] is None for m in doc["memories"])
     batches: list[int] = []
-    real = full.engine.embedder.embed
 
-    def counting(texts: Any) -> Any:
-        batches.append(len(texts))
-        return real(texts)
+    class Counting:
+        """The same model, counting the batches it is given (an Embedder)."""
 
-    full.engine.embedder.embed = counting  # type: ignore[method-assign]
+        model_id, dimension = embedder.model_id, embedder.dimension
+
+        def embed(self, texts: Any) -> Any:
+            batches.append(len(texts))
+            return embedder.embed(texts)
+
+    # A fresh client on the same file, with a model whose cache does not hide the calls.
+    full.close()
+    full = make_mem(path=full.location, embedder=Counting(), embedding_cache_size=1)
+    mg = full.manage()
     mg.clear()
     mg.import_data(doc)
     assert sum(batches) >= len(before) and max(batches) <= full.config.embedding_batch_size
@@ -365,7 +375,7 @@ def test_failed_write_mid_import_leaves_store_unchanged(
     doc = mg.export()
     before = store_files(full)
     snapshot = _snapshot(full)[0]
-    storage = full.engine.storage
+    storage = full.storage
     real = storage.insert_memory
     n = {"calls": 0}
 
@@ -381,7 +391,7 @@ def test_failed_write_mid_import_leaves_store_unchanged(
     monkeypatch.undo()
     assert store_files(full) == before
     assert all(a.same_as(b) for a, b in zip(snapshot, _snapshot(full)[0], strict=True))
-    assert len(full.engine.index) == sum(1 for m in snapshot if m.status == "active")
+    assert len(searchable_ids(full)) == sum(1 for m in snapshot if m.status == "active")
 
 
 def test_import_from_path_and_size_limit(full: LokulMem, tmp_path: Path) -> None:

@@ -192,8 +192,16 @@ class LokulMem:
         return self._engine.storage.location
 
     @property
+    def storage(self) -> Storage:
+        """The storage backend (the :class:`~lokulmem.storage.Storage` protocol): for tools,
+        diagnostics and tests that read the store.  Writing through it bypasses the
+        vector index, the caches and the events: use :meth:`manage` to change memories."""
+        return self._engine.storage
+
+    @property
     def engine(self) -> Engine:
-        """The shared core (for advanced use and the async twin)."""
+        """The internal engine.  **Not a public API**: unstable, it may change in any
+        release without notice.  Use :meth:`learn`, :meth:`augment`, :meth:`manage`."""
         return self._engine
 
     def init(self) -> None:
