@@ -18,9 +18,28 @@ import numpy.typing as npt
 
 from ..records import BridgeEvent, Cluster, Edge, Episode, Memory
 
-__all__ = ["MemoryQuery", "OrderColumn", "Storage"]
+__all__ = ["EmbeddingTexts", "EmbeddingVectors", "MemoryQuery", "OrderColumn", "Storage"]
 
 OrderColumn = Literal["created_at", "last_accessed_at", "mention_count", "updated_at", "base_strength"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EmbeddingTexts:
+    """Every text a store keeps a vector of, as ``(id, text)`` (see ``texts_to_embed``)."""
+
+    memories: list[tuple[str, str]]
+    #: Reply context + source message of memories that have a message vector.
+    contexts: list[tuple[str, str]]
+    episodes: list[tuple[str, str]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EmbeddingVectors:
+    """New vectors for a store, as ``(id, vector)`` (see ``replace_vectors``)."""
+
+    memories: list[tuple[str, npt.NDArray[np.float32]]]
+    contexts: list[tuple[str, npt.NDArray[np.float32]]]
+    episodes: list[tuple[str, npt.NDArray[np.float32]]]
 
 
 @dataclass(frozen=True, kw_only=True)

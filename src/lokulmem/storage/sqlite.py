@@ -33,7 +33,7 @@ from ..records import (
     context_text,
 )
 from .migrations import LATEST_VERSION, migrate
-from .protocol import MemoryQuery
+from .protocol import EmbeddingTexts, EmbeddingVectors, MemoryQuery
 
 __all__ = ["SQLiteStorage", "default_store_path"]
 
@@ -266,57 +266,68 @@ class SQLiteStorage:
         """Re-embed every memory (and episode) with ``embedder`` and record its model id.
 
         The path out of :class:`EmbeddingModelMismatchError`: open the store
-        with ``SQLiteStorage(path)`` (not yet opened) and call this; one
-        transaction, so an interrupted run leaves the old vectors.  Returns
-        the number of memories re-embedded.
+        with ``SQLiteStorage(path)`` (not yet opened) and call this (or
+        :func:`lokulmem.reembed.reembed_store`); one transaction, so an
+        interrupted run leaves the old vectors.  Returns the number of
+        memories re-embedded.
         """
-        if self._conn is None:
-            conn = self._connect()
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > LATEST_VERSION:
-                conn.close()
-                raise SchemaVersionError(f"store schema version {version} is newer than supported")
-            migrate(conn, version)
-            self._conn = conn
+        from ..reembed import reembed_store  # the embedding is not storage's business
+
+        return reembed_store(self, embedder, batch_size=batch_size)
+
+    def open_unchecked(self) -> None:
+        """Open (and migrate) without checking the embedding model: for re-embedding.
+        A newer-than-known schema is still refused, untouched."""
+        if self._conn is not None:
+            return
+        conn = self._connect()
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > LATEST_VERSION:
+            conn.close()
+            raise SchemaVersionError(f"store schema version {version} is newer than supported")
+        migrate(conn, version)
+        self._conn = conn
+
+    def texts_to_embed(self) -> EmbeddingTexts:
+        """Every text the store keeps a vector of: memory contents, message contexts
+        (reply context + source message, for memories that have a context vector)
+        and episode summaries, each as ``(id, text)`` in insertion order."""
+        c = self._c
+        return EmbeddingTexts(
+            memories=[(r[0], r[1]) for r in c.execute("SELECT id, content FROM memories ORDER BY rowid")],
+            contexts=[
+                (r[0], context_text(r[1], r[2]))
+                for r in c.execute(
+                    "SELECT id, reply_context, source_context FROM memories "
+                    "WHERE context_embedding IS NOT NULL ORDER BY rowid"
+                )
+            ],
+            episodes=[(r[0], r[1]) for r in c.execute("SELECT id, summary FROM episodes ORDER BY rowid")],
+        )
+
+    def replace_vectors(self, vectors: EmbeddingVectors, *, model_id: str, dimension: int) -> None:
+        """Store new vectors for memories, contexts and episodes and record the model,
+        in one transaction; the clusters, derived from the old vectors, are dropped
+        (the next maintenance run recomputes them in the new space)."""
         with self.transaction():
-            rows = self._c.execute("SELECT id, content FROM memories ORDER BY rowid").fetchall()
-            for start in range(0, len(rows), batch_size):
-                chunk = rows[start : start + batch_size]
-                vecs = embedder.embed([r[1] for r in chunk])
-                self._c.executemany(
-                    "UPDATE memories SET embedding = ? WHERE id = ?",
-                    [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
-                )
-            contexts = self._c.execute(
-                "SELECT id, reply_context, source_context FROM memories "
-                "WHERE context_embedding IS NOT NULL ORDER BY rowid"
-            ).fetchall()
-            # The memories of one message share its context: embed each text once.
-            texts = list(dict.fromkeys(context_text(r[1], r[2]) for r in contexts))
-            blobs: dict[str, bytes | None] = {}
-            for start in range(0, len(texts), batch_size):
-                chunk_texts = texts[start : start + batch_size]
-                blobs.update(zip(chunk_texts, map(_vec_to_blob, embedder.embed(chunk_texts)), strict=True))
-            self._c.executemany(
-                "UPDATE memories SET context_embedding = ? WHERE id = ?",
-                [(blobs[context_text(r[1], r[2])], r[0]) for r in contexts],
+            c = self._c
+            c.executemany(
+                "UPDATE memories SET embedding = ? WHERE id = ?",
+                [(_vec_to_blob(v), i) for i, v in vectors.memories],
             )
-            episodes = self._c.execute("SELECT id, summary FROM episodes ORDER BY rowid").fetchall()
-            for start in range(0, len(episodes), batch_size):
-                chunk = episodes[start : start + batch_size]
-                vecs = embedder.embed([r[1] for r in chunk])
-                self._c.executemany(
-                    "UPDATE episodes SET embedding = ? WHERE id = ?",
-                    [(_vec_to_blob(v), r[0]) for r, v in zip(chunk, vecs, strict=True)],
-                )
-            # Clusters are derived from the old vectors: drop them; the next
-            # maintenance run recomputes them in the new space.
-            self._c.execute("DELETE FROM clusters")
-            self._c.execute("UPDATE memories SET cluster_id = NULL WHERE cluster_id IS NOT NULL")
-            self._c.execute("DELETE FROM meta WHERE key = 'clusters:last_rowid'")
-            self.set_meta("embedding_model", embedder.model_id)
-            self.set_meta("embedding_dimension", str(embedder.dimension))
-        return len(rows)
+            c.executemany(
+                "UPDATE memories SET context_embedding = ? WHERE id = ?",
+                [(_vec_to_blob(v), i) for i, v in vectors.contexts],
+            )
+            c.executemany(
+                "UPDATE episodes SET embedding = ? WHERE id = ?",
+                [(_vec_to_blob(v), i) for i, v in vectors.episodes],
+            )
+            c.execute("DELETE FROM clusters")
+            c.execute("UPDATE memories SET cluster_id = NULL WHERE cluster_id IS NOT NULL")
+            c.execute("DELETE FROM meta WHERE key = 'clusters:last_rowid'")
+            self.set_meta("embedding_model", model_id)
+            self.set_meta("embedding_dimension", str(dimension))
 
     def _init_meta(self, model: str, dimension: int) -> None:
         with self.transaction():

@@ -1,0 +1,59 @@
+"""Move a store to another embedding model: every stored vector recomputed.
+
+    from lokulmem import SQLiteStorage
+    from lokulmem.reembed import reembed_store
+
+    reembed_store(SQLiteStorage("store.sqlite"), my_embedder)
+
+The path out of :class:`~lokulmem.EmbeddingModelMismatchError`.  The storage
+reads the texts and writes the vectors (one transaction: an interrupted run
+leaves the old vectors); this module only embeds.  A message context shared by
+several memories is embedded once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .embedding import Embedder
+from .storage import EmbeddingVectors, SQLiteStorage
+
+__all__ = ["reembed_store"]
+
+Vector = npt.NDArray[np.float32]
+
+
+def _embed(embedder: Embedder, texts: Sequence[str], batch_size: int) -> list[Vector]:
+    out: list[Vector] = []
+    for start in range(0, len(texts), batch_size):
+        out.extend(embedder.embed(list(texts[start : start + batch_size])))
+    return out
+
+
+def _embed_pairs(
+    embedder: Embedder, pairs: Sequence[tuple[str, str]], batch_size: int
+) -> list[tuple[str, Vector]]:
+    vecs = _embed(embedder, [t for _, t in pairs], batch_size)
+    return [(i, v) for (i, _), v in zip(pairs, vecs, strict=True)]
+
+
+def reembed_store(storage: SQLiteStorage, embedder: Embedder, *, batch_size: int = 64) -> int:
+    """Re-embed every memory, message context and episode of ``storage`` (opened here if
+    it is not) with ``embedder`` and record its model id.  Returns the memories re-embedded."""
+    storage.open_unchecked()
+    texts = storage.texts_to_embed()
+    distinct = list(dict.fromkeys(t for _, t in texts.contexts))
+    by_text = dict(zip(distinct, _embed(embedder, distinct, batch_size), strict=True))
+    storage.replace_vectors(
+        EmbeddingVectors(
+            memories=_embed_pairs(embedder, texts.memories, batch_size),
+            contexts=[(i, by_text[t]) for i, t in texts.contexts],
+            episodes=_embed_pairs(embedder, texts.episodes, batch_size),
+        ),
+        model_id=embedder.model_id,
+        dimension=embedder.dimension,
+    )
+    return len(texts.memories)
