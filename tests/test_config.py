@@ -130,3 +130,21 @@ def test_knobs_that_nothing_reads_are_gone_or_bounded() -> None:
         from_options(None, {"medium_confidence_strength": 0.8})
     with pytest.raises(ConfigError, match="max_embedding_tokens"):
         Config(max_embedding_tokens=513)
+
+
+def test_every_number_field_carries_its_check_and_names_itself_when_bad() -> None:
+    # Validation sits beside each field (unit / nonneg / posint / count); the
+    # few numbers without one are checked against other fields in validate().
+    related = {"cluster_seed", "cluster_k_divisor"}
+    checked = 0
+    for f in dataclasses.fields(Config):
+        if f.type not in ("float", "int"):
+            continue
+        if f.name in related:
+            assert "check" not in f.metadata, f.name
+            continue
+        assert "check" in f.metadata, f"{f.name} has no validator beside it"
+        with pytest.raises(ConfigError, match=f.name):
+            Config(**{f.name: -1})
+        checked += 1
+    assert checked > 50

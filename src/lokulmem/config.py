@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -90,6 +90,35 @@ def _nonneg(name: str, value: float) -> None:
 def _posint(name: str, value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ConfigError(name, f"must be a positive integer, got {value!r}")
+
+
+def _count(name: str, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ConfigError(name, "must be an integer >= 0")
+
+
+def _checked(default: Any, check: Callable[[str, Any], None]) -> Any:
+    return field(default=default, metadata={"check": check})
+
+
+def unit(default: float) -> Any:
+    """A field in [0, 1] (thresholds, similarities, shares)."""
+    return _checked(default, _unit)
+
+
+def nonneg(default: float) -> Any:
+    """A finite field >= 0 (rates, boosts, durations)."""
+    return _checked(default, _nonneg)
+
+
+def posint(default: int) -> Any:
+    """An integer field >= 1 (sizes, limits, counts of things kept)."""
+    return _checked(default, _posint)
+
+
+def count(default: int) -> Any:
+    """An integer field >= 0 (0 turns the feature off)."""
+    return _checked(default, _count)
 
 
 class _Weights:
@@ -194,23 +223,23 @@ class Config:
     # --- extraction (PRD §6 layer 1) ---
     #: Minimum ``E(s)`` for a sentence to become a memory.  PRD: 0.45; 0.30 once
     #: chit-chat and listener remarks are filtered first (docs/tuning.md).
-    extraction_threshold: float = 0.30
+    extraction_threshold: float = unit(0.30)
     extraction_weights: ExtractionWeights = field(default_factory=ExtractionWeights)
     specificity_weights: SpecificityWeights = field(default_factory=SpecificityWeights)
     #: Novelty = clamp((ceiling - top1) / (ceiling - floor), 0, 1).  The PRD's
     #: ``1 - top1`` is floor 0, ceiling 1; MiniLM puts any two "User likes X"
     #: facts ~0.6 apart, so the floor is raised to 0.5 (docs/tuning.md).
-    novelty_floor: float = 0.5
-    novelty_ceiling: float = 1.0
+    novelty_floor: float = unit(0.5)
+    novelty_ceiling: float = unit(1.0)
     #: Cosine above which an earlier sentence of the session counts as an occurrence.
-    recurrence_similarity: float = 0.85
+    recurrence_similarity: float = unit(0.85)
     #: recurrence(s) = min(1, base + step × occurrences).
-    recurrence_base: float = 0.2
-    recurrence_step: float = 0.25
+    recurrence_base: float = unit(0.2)
+    recurrence_step: float = unit(0.25)
     #: Sentences remembered per session for recurrence (bounded memory).
-    session_sentence_window: int = 500
+    session_sentence_window: int = posint(500)
     #: Sessions whose recurrence state is kept (least recently used dropped first).
-    session_cache_size: int = 64
+    session_cache_size: int = posint(64)
     #: Questions and requests to the assistant ("Tell me a joke.") are not facts:
     #: skip them unless ``force_extract``.
     skip_questions: bool = True
@@ -221,7 +250,7 @@ class Config:
     skip_listener_remarks: bool = True
     #: A sentence with no first-person word and no person named ("Water boils at
     #: 100 degrees") needs E at least extraction_threshold + this (docs/tuning.md).
-    impersonal_margin: float = 0.10
+    impersonal_margin: float = unit(0.10)
     #: Types the embedding-prototype fallback never assigns: their fast decay
     #: needs an explicit cue ("tomorrow", "I feel"), not a vague resemblance.
     transient_types: tuple[str, ...] = ("temporal", "emotional")
@@ -231,33 +260,33 @@ class Config:
     #: conference" is an event worth keeping, "I'm so excited too" is not
     #: (docs/tuning.md).  Empty, or ``backing_min_terms`` 0, turns it off.
     backed_types: tuple[str, ...] = ("emotional",)
-    backing_min_terms: int = 4
+    backing_min_terms: int = count(4)
     #: Cosine at or above which a new fact restates an existing one: the existing
     #: memory is reinforced instead of storing a duplicate.
-    duplicate_similarity: float = 0.92
+    duplicate_similarity: float = unit(0.92)
     #: Label used when first-person sentences are rewritten as facts.
     user_label: str = "User"
 
     # --- contradiction (PRD §6, three stages) ---
     #: Stage 1: cosine above which an existing memory is a contradiction candidate.
-    contradiction_similarity: float = 0.80
+    contradiction_similarity: float = unit(0.80)
     #: Candidates sharing the new fact's typed attribute (e.g. residence) are also
     #: checked when their cosine is at least this (stage 1b, see contradiction.py).
-    attribute_candidate_similarity: float = 0.35
+    attribute_candidate_similarity: float = unit(0.35)
     #: Stage 1c: a marker plus a shared topic word, or a negation, makes a fact a
     #: candidate from this cosine up (docs/tuning.md).
-    related_candidate_similarity: float = 0.50
+    related_candidate_similarity: float = unit(0.50)
     #: Stage 1d: a change marker alone ("I switched to Android" after "I use an
     #: iPhone": no shared word) makes a fact a candidate from this cosine up;
     #: 1.0 turns it off (docs/tuning.md).
-    marker_candidate_similarity: float = 0.50
+    marker_candidate_similarity: float = unit(0.50)
     #: Stage 2 markers: present → temporal coexistence instead of conflict.
     temporal_markers: tuple[str, ...] = DEFAULT_TEMPORAL_MARKERS
     #: Those of ``temporal_markers`` that count only with the same typed
     #: attribute (not for stage 1c/1d candidates, nor near-copies).
     weak_temporal_markers: tuple[str, ...] = DEFAULT_WEAK_TEMPORAL_MARKERS
     #: How many nearest memories stage 1 inspects.
-    contradiction_candidates: int = 5
+    contradiction_candidates: int = posint(5)
 
     # --- decay and reinforcement (PRD §6 layer 2, §14) ---
     decay_model: DecayModel = "ebbinghaus"
@@ -268,76 +297,76 @@ class Config:
     #: default: a fact is kept as long as its most durable facet), fastest or mean.
     multi_type_lambda: MultiTypeLambda = "min"
     #: λ for a memory whose types are all unknown (e.g. a type later removed).
-    fallback_lambda: float = 0.001
-    base_strength: float = 1.0
-    reinforcement_step: float = 0.3
-    max_strength: float = 3.0
+    fallback_lambda: float = nonneg(0.001)
+    base_strength: float = nonneg(1.0)
+    reinforcement_step: float = nonneg(0.3)
+    max_strength: float = nonneg(3.0)
     #: Valence boost: |valence| > threshold → base = 1 + boost × min(1, |valence|).
-    valence_threshold: float = 0.6
-    valence_boost: float = 0.2
+    valence_threshold: float = unit(0.6)
+    valence_boost: float = nonneg(0.2)
     #: strength < fade_threshold → status "faded" (maintenance sweep).
-    fade_threshold: float = 0.1
+    fade_threshold: float = unit(0.1)
     #: Faded memories are deleted this many days after fading.
-    purge_after_days: float = 30.0
+    purge_after_days: float = nonneg(30.0)
     #: Confidence "high" needs base_strength at least this (and explicit statement).
-    high_confidence_strength: float = 1.5
+    high_confidence_strength: float = nonneg(1.5)
 
     # --- retrieval (PRD §6 layer 3, §14) ---
     retrieval_weights: RetrievalWeights = field(default_factory=RetrievalWeights)
     #: Floor: candidates with R at or below this are not injected.
-    min_relevance: float = 0.07
+    min_relevance: float = unit(0.07)
     #: recency = e^(-rate × hours since created).
-    recency_rate: float = 0.005
+    recency_rate: float = nonneg(0.005)
     #: Turns of history used for the continuity component.
-    continuity_turns: int = 3
+    continuity_turns: int = posint(3)
     #: Memories scored per query (nearest by cosine, plus every pinned memory).
-    candidate_pool: int = 50
+    candidate_pool: int = posint(50)
     #: Candidates listed in the debug record.
-    debug_candidates: int = 20
+    debug_candidates: int = posint(20)
     #: Upper bound on injected memories (``augment(max_memories=)`` overrides).
-    max_memories: int = 10
-    context_window_size: int = 4096
-    response_buffer: int = 512
+    max_memories: int = posint(10)
+    context_window_size: int = posint(4096)
+    response_buffer: int = count(512)
     #: Reserved for the ANN index (PRD §11): search will switch to it above this many
     #: vectors.  Not read yet: every search is exact today, whatever the value.
-    hnsw_threshold: int = 3000
+    hnsw_threshold: int = posint(3000)
 
     # --- lifecycle: maintenance sweep and clustering (PRD §6 layer 2, §14) ---
     #: learn() runs a sweep when the last one (by any process) is older than this.
-    sweep_interval_hours: float = 1.0
+    sweep_interval_hours: float = nonneg(1.0)
     #: Seconds a maintenance lease lasts; a crashed holder blocks others at most this long.
-    lease_ttl_seconds: float = 60.0
+    lease_ttl_seconds: float = nonneg(60.0)
     #: Days after a memory's event (``event_at``: "in May", "next week") before
     #: it may fade: a plan is kept until it has happened, then decays as usual.
-    event_hold_days: float = 7.0
+    event_hold_days: float = nonneg(7.0)
     #: Retrieval bonus for memories in the query's nearest cluster (PRD 0.05; a
     #: tie-breaker since the lexical and reply-context terms, docs/tuning.md).
-    cluster_bonus: float = 0.01
+    cluster_bonus: float = nonneg(0.01)
     #: Clustering re-runs at session start when more memories than this were added since.
-    cluster_min_new: int = 10
+    cluster_min_new: int = count(10)
     #: K = max(cluster_min_k, floor(sqrt(active / cluster_k_divisor))).
-    cluster_min_k: int = 3
+    cluster_min_k: int = posint(3)
     cluster_k_divisor: float = 2.0
     #: Lloyd iterations at most (stops earlier when assignments are stable).
-    cluster_max_iterations: int = 50
+    cluster_max_iterations: int = posint(50)
     #: Seed of the k-means++ initialisation (same store + seed → same clusters).
     cluster_seed: int = 0
     #: Words in a cluster's label (key terms of its most central memory).
-    cluster_label_terms: int = 3
+    cluster_label_terms: int = posint(3)
 
     #: Memories taken from the lexical (FTS5) search per query, besides the vector pool.
-    lexical_pool: int = 50
+    lexical_pool: int = posint(50)
     #: Weight of a key-term match in a memory's source message (its context)
     #: relative to one in its content, in the lexical score (docs/tuning.md).
-    lexical_context_weight: float = 0.6
+    lexical_context_weight: float = nonneg(0.6)
     #: Characters of the source message kept on each memory as its context.
-    max_context_chars: int = 1000
+    max_context_chars: int = posint(1000)
     #: Weight of a key-term match in the message the user was answering (the
     #: memory's ``reply_context``) relative to one in its content (docs/tuning.md).
-    lexical_reply_weight: float = 0.6
+    lexical_reply_weight: float = nonneg(0.6)
     #: Characters kept from the end of the message the user was answering (the
     #: question being answered is usually at its end).
-    max_reply_context_chars: int = 300
+    max_reply_context_chars: int = posint(300)
     #: A message's context and reply words count once per query: for the best
     #: scoring of the memories that message left; the others keep only their
     #: own content's lexical match, so one message does not fill every slot.
@@ -345,50 +374,50 @@ class Config:
     #: Share of the semantic term taken from the memory's context vector (its
     #: source message and what it answered) instead of its own sentence; 0 stops
     #: embedding contexts (docs/tuning.md).
-    context_vector_weight: float = 0.6
+    context_vector_weight: float = unit(0.6)
     #: BM25 → [0, 1]: ``s / (s + saturation)``; 0 divides by the query's best score instead.
-    lexical_saturation: float = 0.0
+    lexical_saturation: float = nonneg(0.0)
 
     # --- embedding ---
-    embedding_cache_size: int = 1000
-    embedding_batch_size: int = 32
+    embedding_cache_size: int = posint(1000)
+    embedding_batch_size: int = posint(32)
     #: Tokens per text given to the built-in MiniLM model (it was trained at 256;
     #: its position table ends at 512).  A custom ``embedder=`` truncates as it likes.
-    max_embedding_tokens: int = 256
+    max_embedding_tokens: int = posint(256)
 
     #: Parsed memory records kept in memory (speeds up augment's candidate reads).
-    record_cache_size: int = 5000
+    record_cache_size: int = posint(5000)
 
     # --- input limits (bad input is bounded, never a crash) ---
     #: learn() reads at most this many characters of a user message.
-    max_message_chars: int = 20_000
+    max_message_chars: int = posint(20_000)
     #: learn() considers at most this many sentences of a message.
-    max_sentences_per_message: int = 64
+    max_sentences_per_message: int = posint(64)
     #: A sentence longer than this (characters) is cut before scoring.
-    max_sentence_chars: int = 1_000
+    max_sentence_chars: int = posint(1_000)
 
     # --- storage ---
     #: Milliseconds a writer waits for another process's lock before failing.
-    busy_timeout_ms: int = 30_000
+    busy_timeout_ms: int = posint(30_000)
 
     # --- manage(): analytics and import ---
     #: Strength bands of ``stats().strength_distribution``: strong at or above
     #: ``strong_strength`` (a fresh memory is 1.0), weak below ``weak_strength``.
-    strong_strength: float = 1.0
-    weak_strength: float = 0.5
+    strong_strength: float = nonneg(1.0)
+    weak_strength: float = nonneg(0.5)
     #: Numeric value of each confidence label, for ``stats().average_confidence``.
     confidence_scores: Mapping[str, float] = field(
         default_factory=lambda: {"high": 1.0, "medium": 0.6, "low": 0.3}
     )
     #: Length of the ``most_mentioned`` / ``recently_updated`` / ``recently_faded`` lists.
-    stats_top_n: int = 5
+    stats_top_n: int = posint(5)
     #: Memories in ``get_grouped().recent``.
-    grouped_recent: int = 10
+    grouped_recent: int = posint(10)
     #: Memory-pack entries whose quality score (product of the four walls) is
     #: below this are rejected by the import quality gate.
-    import_quality_threshold: float = 0.35
+    import_quality_threshold: float = unit(0.35)
     #: Largest import document accepted (bytes of JSON).
-    max_import_bytes: int = 64 * 1024 * 1024
+    max_import_bytes: int = posint(64 * 1024 * 1024)
 
     def __post_init__(self) -> None:
         # Accept plain mappings for nested options (``retrieval_weights={...}``).
@@ -425,94 +454,31 @@ class Config:
 
     # -- validation -----------------------------------------------------
     def validate(self) -> None:
-        """Raise :class:`ConfigError` on the first invalid field."""
-        for name in (
-            "extraction_threshold",
-            "recurrence_similarity",
-            "novelty_floor",
-            "novelty_ceiling",
-            "recurrence_base",
-            "recurrence_step",
-            "duplicate_similarity",
-            "contradiction_similarity",
-            "attribute_candidate_similarity",
-            "related_candidate_similarity",
-            "context_vector_weight",
-            "marker_candidate_similarity",
-            "impersonal_margin",
-            "import_quality_threshold",
-            "valence_threshold",
-            "fade_threshold",
-            "min_relevance",
-        ):
-            _unit(name, getattr(self, name))
-        for name in (
-            "valence_boost",
-            "reinforcement_step",
-            "recency_rate",
-            "purge_after_days",
-            "fallback_lambda",
-            "high_confidence_strength",
-            "strong_strength",
-            "weak_strength",
-            "sweep_interval_hours",
-            "lease_ttl_seconds",
-            "lexical_saturation",
-            "event_hold_days",
-            "lexical_context_weight",
-            "lexical_reply_weight",
-            "cluster_bonus",
-        ):
-            _nonneg(name, getattr(self, name))
-        _nonneg("base_strength", self.base_strength)
-        _nonneg("max_strength", self.max_strength)
+        """Raise :class:`ConfigError` on the first invalid field.
+
+        Each field's own rule sits beside it (``unit``, ``nonneg``, ``posint``,
+        ``count`` in its definition); this checks them all, then the rules
+        that relate fields to each other.
+        """
+        for f in dataclasses.fields(self):
+            check = f.metadata.get("check")
+            if check is not None:
+                check(f.name, getattr(self, f.name))
+            if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):
+                raise ConfigError(f.name, f"must be True or False, got {getattr(self, f.name)!r}")
+        self._validate_relations()
+        self._validate_collections()
+
+    def _validate_relations(self) -> None:
+        """Rules between fields, and bounds a field's kind does not say."""
         if self.base_strength <= 0:
             raise ConfigError("base_strength", "must be > 0")
         if self.max_strength < self.base_strength:
             raise ConfigError("max_strength", "must be >= base_strength")
-        for name in (
-            "session_sentence_window",
-            "session_cache_size",
-            "contradiction_candidates",
-            "continuity_turns",
-            "candidate_pool",
-            "debug_candidates",
-            "max_memories",
-            "context_window_size",
-            "hnsw_threshold",
-            "embedding_cache_size",
-            "embedding_batch_size",
-            "record_cache_size",
-            "lexical_pool",
-            "max_context_chars",
-            "max_reply_context_chars",
-            "max_embedding_tokens",
-            "max_message_chars",
-            "max_sentences_per_message",
-            "max_sentence_chars",
-            "busy_timeout_ms",
-            "stats_top_n",
-            "grouped_recent",
-            "cluster_min_k",
-            "cluster_max_iterations",
-            "cluster_label_terms",
-            "max_import_bytes",
-        ):
-            _posint(name, getattr(self, name))
         if self.max_embedding_tokens > MAX_MINILM_TOKENS:
             raise ConfigError(
                 "max_embedding_tokens", f"must be at most {MAX_MINILM_TOKENS} (MiniLM's position table)"
             )
-        for name in ("cluster_min_new", "backing_min_terms"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ConfigError(name, "must be an integer >= 0")
-        for f in dataclasses.fields(self):
-            if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):
-                raise ConfigError(f.name, f"must be True or False, got {getattr(self, f.name)!r}")
-        for name in ("transient_types", "backed_types"):
-            if not all(isinstance(t, str) for t in getattr(self, name)):
-                raise ConfigError(name, "must be a list of type names")
         if not isinstance(self.cluster_seed, int):
             raise ConfigError("cluster_seed", "must be an integer")
         _nonneg("cluster_k_divisor", self.cluster_k_divisor)
@@ -522,25 +488,29 @@ class Config:
             raise ConfigError("lease_ttl_seconds", "must be > 0")
         if self.weak_strength > self.strong_strength:
             raise ConfigError("weak_strength", "must not exceed strong_strength")
-        if set(self.confidence_scores) != {"high", "medium", "low"}:
-            raise ConfigError("confidence_scores", "must map exactly 'high', 'medium' and 'low'")
-        for label, value in self.confidence_scores.items():
-            _unit(f"confidence_scores.{label}", value)
-        if not isinstance(self.response_buffer, int) or self.response_buffer < 0:
-            raise ConfigError("response_buffer", "must be an integer >= 0")
         if self.novelty_floor >= self.novelty_ceiling:
             raise ConfigError("novelty_floor", "must be below novelty_ceiling")
         if self.response_buffer >= self.context_window_size:
             raise ConfigError("response_buffer", "must be smaller than context_window_size")
-        self.extraction_weights.validate("extraction_weights")
-        self.specificity_weights.validate("specificity_weights")
-        self.retrieval_weights.validate("retrieval_weights")
         if self.decay_model not in ("ebbinghaus", "linear", "none"):
             raise ConfigError("decay_model", f"unknown model {self.decay_model!r}")
         if self.multi_type_lambda not in ("min", "max", "mean"):
             raise ConfigError("multi_type_lambda", f"unknown rule {self.multi_type_lambda!r}")
         if not isinstance(self.user_label, str) or not self.user_label.strip():
             raise ConfigError("user_label", "must be a non-empty string")
+
+    def _validate_collections(self) -> None:
+        """Weights, type tables, markers and score maps, item by item."""
+        for name in ("transient_types", "backed_types"):
+            if not all(isinstance(t, str) for t in getattr(self, name)):
+                raise ConfigError(name, "must be a list of type names")
+        if set(self.confidence_scores) != {"high", "medium", "low"}:
+            raise ConfigError("confidence_scores", "must map exactly 'high', 'medium' and 'low'")
+        for label, value in self.confidence_scores.items():
+            _unit(f"confidence_scores.{label}", value)
+        self.extraction_weights.validate("extraction_weights")
+        self.specificity_weights.validate("specificity_weights")
+        self.retrieval_weights.validate("retrieval_weights")
         for name, lam in self.type_lambdas.items():
             if not isinstance(name, str) or not _TYPE_NAME.match(name):
                 raise ConfigError("type_lambdas", f"invalid type name {name!r}")
