@@ -224,17 +224,21 @@ class Config:
     #: Minimum ``E(s)`` for a sentence to become a memory.  PRD: 0.45; 0.30 once
     #: chit-chat and listener remarks are filtered first (docs/tuning.md).
     extraction_threshold: float = unit(0.30)
+    #: α, β, γ of E(s) = α·novelty + β·specificity + γ·recurrence (PRD §6).
     extraction_weights: ExtractionWeights = field(default_factory=ExtractionWeights)
+    #: Weights of the rule-based NER features in the specificity signal (PRD §6, signal 2).
     specificity_weights: SpecificityWeights = field(default_factory=SpecificityWeights)
     #: Novelty = clamp((ceiling - top1) / (ceiling - floor), 0, 1).  The PRD's
     #: ``1 - top1`` is floor 0, ceiling 1; MiniLM puts any two "User likes X"
     #: facts ~0.6 apart, so the floor is raised to 0.5 (docs/tuning.md).
     novelty_floor: float = unit(0.5)
+    #: Top-1 cosine at which novelty reaches 0 (see ``novelty_floor``).
     novelty_ceiling: float = unit(1.0)
     #: Cosine above which an earlier sentence of the session counts as an occurrence.
     recurrence_similarity: float = unit(0.85)
     #: recurrence(s) = min(1, base + step × occurrences).
     recurrence_base: float = unit(0.2)
+    #: Added to the recurrence signal per earlier occurrence in the session.
     recurrence_step: float = unit(0.25)
     #: Sentences remembered per session for recurrence (bounded memory).
     session_sentence_window: int = posint(500)
@@ -260,6 +264,7 @@ class Config:
     #: conference" is an event worth keeping, "I'm so excited too" is not
     #: (docs/tuning.md).  Empty, or ``backing_min_terms`` 0, turns it off.
     backed_types: tuple[str, ...] = ("emotional",)
+    #: Content words besides the cue that make a transient type backed (0: never).
     backing_min_terms: int = count(4)
     #: Cosine at or above which a new fact restates an existing one: the existing
     #: memory is reinforced instead of storing a duplicate.
@@ -289,20 +294,26 @@ class Config:
     contradiction_candidates: int = posint(5)
 
     # --- decay and reinforcement (PRD §6 layer 2, §14) ---
+    #: ``ebbinghaus`` (PRD: e^(-λ·hours)), ``linear`` or ``none`` (no decay).
     decay_model: DecayModel = "ebbinghaus"
     #: λ per hour for each default type.
     type_lambdas: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TYPES))
+    #: Developer-defined types (PRD §7 ``customTypes``): name, λ, keywords, examples.
     custom_types: tuple[CustomType, ...] = ()
     #: Which λ applies to a memory with several types: the slowest (``min``,
     #: default: a fact is kept as long as its most durable facet), fastest or mean.
     multi_type_lambda: MultiTypeLambda = "min"
     #: λ for a memory whose types are all unknown (e.g. a type later removed).
     fallback_lambda: float = nonneg(0.001)
+    #: Strength of a new memory before any reinforcement.
     base_strength: float = nonneg(1.0)
+    #: Added to base strength each time a memory is restated or injected.
     reinforcement_step: float = nonneg(0.3)
+    #: Cap of base strength under reinforcement.
     max_strength: float = nonneg(3.0)
     #: Valence boost: |valence| > threshold → base = 1 + boost × min(1, |valence|).
     valence_threshold: float = unit(0.6)
+    #: See ``valence_threshold``.
     valence_boost: float = nonneg(0.2)
     #: strength < fade_threshold → status "faded" (maintenance sweep).
     fade_threshold: float = unit(0.1)
@@ -312,6 +323,7 @@ class Config:
     high_confidence_strength: float = nonneg(1.5)
 
     # --- retrieval (PRD §6 layer 3, §14) ---
+    #: w1..w4 of the composite relevance R (PRD §6 layer 3), plus the lexical weight.
     retrieval_weights: RetrievalWeights = field(default_factory=RetrievalWeights)
     #: Floor: candidates with R at or below this are not injected.
     min_relevance: float = unit(0.07)
@@ -325,7 +337,9 @@ class Config:
     debug_candidates: int = posint(20)
     #: Upper bound on injected memories (``augment(max_memories=)`` overrides).
     max_memories: int = posint(10)
+    #: Tokens of the LLM's context window: the memory block fits what history leaves.
     context_window_size: int = posint(4096)
+    #: Tokens kept free for the LLM's reply when sizing the memory block.
     response_buffer: int = count(512)
     #: Reserved for the ANN index (PRD §11): search will switch to it above this many
     #: vectors.  Not read yet: every search is exact today, whatever the value.
@@ -346,6 +360,7 @@ class Config:
     cluster_min_new: int = count(10)
     #: K = max(cluster_min_k, floor(sqrt(active / cluster_k_divisor))).
     cluster_min_k: int = posint(3)
+    #: See ``cluster_min_k``.
     cluster_k_divisor: float = 2.0
     #: Lloyd iterations at most (stops earlier when assignments are stable).
     cluster_max_iterations: int = posint(50)
@@ -379,7 +394,9 @@ class Config:
     lexical_saturation: float = nonneg(0.0)
 
     # --- embedding ---
+    #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).
     embedding_cache_size: int = posint(1000)
+    #: Texts embedded per model call on bulk paths (import, re-embed).
     embedding_batch_size: int = posint(32)
     #: Tokens per text given to the built-in MiniLM model (it was trained at 256;
     #: its position table ends at 512).  A custom ``embedder=`` truncates as it likes.
@@ -404,6 +421,7 @@ class Config:
     #: Strength bands of ``stats().strength_distribution``: strong at or above
     #: ``strong_strength`` (a fresh memory is 1.0), weak below ``weak_strength``.
     strong_strength: float = nonneg(1.0)
+    #: See ``strong_strength``.
     weak_strength: float = nonneg(0.5)
     #: Numeric value of each confidence label, for ``stats().average_confidence``.
     confidence_scores: Mapping[str, float] = field(
