@@ -23,13 +23,21 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
-from ..contradiction import Verdict
+from ..contradiction import Candidate, Verdict, judge
 from ..decay import initial_strength
 from ..extraction import Analysis, quality_walls
 from ..extraction.dates import event_time
 from ..records import ContradictionEvent, Memory, QualityWalls, Resolution
 
-__all__ = ["Closure", "close_fact", "frozen", "memory_from_pack_entry", "memory_from_sentence"]
+__all__ = [
+    "Closure",
+    "Correction",
+    "close_fact",
+    "correct",
+    "frozen",
+    "memory_from_pack_entry",
+    "memory_from_sentence",
+]
 
 Vector = npt.NDArray[np.float32]
 
@@ -202,3 +210,66 @@ def memory_from_pack_entry(
         attribute_value=attr.value if attr else None,
         metadata=metadata,
     )
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What a user changes in a memory (``manage().update``); None leaves a field as is."""
+
+    content: str | None = None
+    types: tuple[str, ...] | None = None
+    confidence: str | None = None
+
+
+def correct(
+    memory: Memory,
+    correction: Correction,
+    *,
+    analysis: Analysis | None,
+    vec: Vector | None,
+    candidates: Sequence[Candidate],
+    now: int,
+    config: Config,
+) -> tuple[Memory, Closure | None]:
+    """``memory`` after a user's correction, and the fact it closes, if any.
+
+    New content (with its ``analysis`` and vector) replaces the text, vector,
+    entities, attribute and quality walls; the old text is appended to
+    ``metadata["corrections"]``.  It is judged against ``candidates`` (current
+    facts near the new text): one it contradicts is closed by
+    :func:`close_fact`, the user's correction winning.
+    """
+    patch: dict[str, Any] = {"updated_at": now}
+    if correction.types is not None:
+        patch["types"] = correction.types
+    if correction.confidence is not None:
+        patch["confidence"] = correction.confidence
+    content = correction.content
+    if analysis is None or vec is None or content is None:
+        return memory.replace(**patch), None
+    attr = analysis.attribute
+    corrections = [*memory.metadata.get("corrections", []), {"content": memory.content, "at": now}]
+    patch.update(
+        content=content,
+        embedding=vec,
+        entities=analysis.features.entities,
+        attribute=attr.key if attr else None,
+        attribute_value=attr.value if attr else None,
+        quality=quality_walls(
+            content,
+            specificity=analysis.specificity,
+            top1_similarity=max((c.similarity for c in candidates), default=0.0),
+            duplicate_similarity=config.duplicate_similarity,
+        ),
+        metadata={
+            **memory.metadata,
+            "corrections": corrections,
+            "attribute_negated": attr.negated if attr else False,
+        },
+    )
+    updated = memory.replace(**patch)
+    verdict = judge(sentence=content, content=content, attribute=attr, candidates=candidates, config=config)
+    if verdict is None or verdict.kind not in ("conflict", "temporal-coexistence"):
+        return updated, None
+    closure = close_fact(verdict.existing, updated, verdict, now)
+    return closure.incoming, closure

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from .._engine.facts import close_fact, frozen
+from .._engine.facts import Correction, correct, frozen
 from .._engine.unit import Changes
-from ..contradiction import Candidate, judge
+from ..config import Config
+from ..contradiction import Candidate
 from ..errors import ValidationError
 from ..extraction import (
     analyze_text,
-    quality_walls,
     to_first_person,
 )
 from ..records import (
@@ -53,35 +52,14 @@ class Mutations(PanelBase):
         """
         mid = _id("memory_id", memory_id)
         cfg = self._engine.config
-        if content is None and types is None and confidence is None:
-            raise ValidationError("patch", "give at least one of content, types, confidence")
-        if content is not None:
-            content = _text("content", content).strip()
-            if not content:
-                raise ValidationError("content", "must not be empty")
-            if len(content) > cfg.max_sentence_chars:
-                raise ValidationError(
-                    "content", f"is longer than max_sentence_chars={cfg.max_sentence_chars}"
-                )
-        new_types: tuple[str, ...] | None = None
-        if types is not None:
-            if isinstance(types, str) or not all(isinstance(t, str) for t in types):
-                raise ValidationError("types", "must be a list of type names")
-            unknown = [t for t in types if t not in cfg.type_names]
-            if unknown:
-                raise ValidationError("types", f"unknown type {unknown[0]!r} (known: {list(cfg.type_names)})")
-            if not types:
-                raise ValidationError("types", "must not be empty")
-            new_types = tuple(dict.fromkeys(types))
-        if confidence is not None and confidence not in CONFIDENCES:
-            raise ValidationError("confidence", f"must be one of {list(CONFIDENCES)}, got {confidence!r}")
+        change = _correction(cfg, content, types, confidence)
         current = self.get(mid)
         vec = None
         analysis = None
         candidates: builtins.list[Candidate] = []
-        if content is not None and content != current.content:
-            analysis = analyze_text(to_first_person(content, cfg.user_label), cfg)
-            vec = frozen(self._engine.embed([content])[0])
+        if change.content is not None and change.content != current.content:
+            analysis = analyze_text(to_first_person(change.content, cfg.user_label), cfg)
+            vec = frozen(self._engine.embed([change.content])[0])
             # Only a current fact is checked: correcting a past one (closed or
             # superseded) must not close the fact that replaced it.
             if current.status == "active" and current.valid_to is None:
@@ -92,57 +70,24 @@ class Mutations(PanelBase):
                 ]
 
         def plan() -> Changes:
-            now = self._now
             (m,) = self._fresh([mid])
-            changes = Changes()
-            patch: dict[str, Any] = {"updated_at": now}
-            if new_types is not None:
-                patch["types"] = new_types
-            if confidence is not None:
-                patch["confidence"] = confidence
-            if analysis is not None and vec is not None and content is not None:
-                corrections = [*m.metadata.get("corrections", []), {"content": m.content, "at": now}]
-                metadata = {**m.metadata, "corrections": corrections}
-                attr = analysis.attribute
-                metadata["attribute_negated"] = attr.negated if attr else False
-                patch.update(
-                    content=content,
-                    embedding=vec,
-                    entities=analysis.features.entities,
-                    attribute=attr.key if attr else None,
-                    attribute_value=attr.value if attr else None,
-                    quality=quality_walls(
-                        content,
-                        specificity=analysis.specificity,
-                        top1_similarity=max((c.similarity for c in candidates), default=0.0),
-                        duplicate_similarity=self._engine.config.duplicate_similarity,
-                    ),
-                    metadata=metadata,
-                )
-                updated = m.replace(**patch)
-                fresh = {
-                    o.id: o for o in self._engine.storage.get_memories([c.memory.id for c in candidates])
-                }
-                verdict = judge(
-                    sentence=content,
-                    content=content,
-                    attribute=attr,
-                    candidates=[
-                        Candidate(fresh[c.memory.id], c.similarity)
-                        for c in candidates
-                        if c.memory.id in fresh
-                    ],
-                    config=cfg,
-                )
-                if verdict is not None and verdict.kind in ("conflict", "temporal-coexistence"):
-                    closure = close_fact(verdict.existing, updated, verdict, now)
-                    updated = closure.incoming
-                    changes.updated.append(closure.closed)
-                    changes.contradictions.append(closure.event)
-            else:
-                updated = m.replace(**patch)
-            changes.updated.insert(0, updated)
-            return changes
+            # The candidates as they are now, inside the transaction.
+            fresh = {o.id: o for o in self._engine.storage.get_memories([c.memory.id for c in candidates])}
+            now_candidates = [
+                Candidate(fresh[c.memory.id], c.similarity) for c in candidates if c.memory.id in fresh
+            ]
+            updated, closure = correct(
+                m,
+                change,
+                analysis=analysis,
+                vec=vec,
+                candidates=now_candidates,
+                now=self._now,
+                config=cfg,
+            )
+            if closure is None:
+                return Changes(updated=[updated])
+            return Changes(updated=[updated, closure.closed], contradictions=[closure.event])
 
         return self._engine.commit(plan).updated[0]
 
@@ -238,3 +183,33 @@ class Mutations(PanelBase):
             return Changes(deleted=ids, reload_index=True, other=True)
 
         self._engine.commit(plan)
+
+
+def _correction(config: Config, content: object, types: object, confidence: object) -> Correction:
+    """Validated arguments of ``update()``: typed errors naming the argument."""
+    if content is None and types is None and confidence is None:
+        raise ValidationError("patch", "give at least one of content, types, confidence")
+    text: str | None = None
+    if content is not None:
+        text = _text("content", content).strip()
+        if not text:
+            raise ValidationError("content", "must not be empty")
+        if len(text) > config.max_sentence_chars:
+            raise ValidationError("content", f"is longer than max_sentence_chars={config.max_sentence_chars}")
+    new_types: tuple[str, ...] | None = None
+    if types is not None:
+        if (
+            isinstance(types, str)
+            or not isinstance(types, Sequence)
+            or not all(isinstance(t, str) for t in types)
+        ):
+            raise ValidationError("types", "must be a list of type names")
+        unknown = [t for t in types if t not in config.type_names]
+        if unknown:
+            raise ValidationError("types", f"unknown type {unknown[0]!r} (known: {list(config.type_names)})")
+        if not types:
+            raise ValidationError("types", "must not be empty")
+        new_types = tuple(dict.fromkeys(types))
+    if confidence is not None and confidence not in CONFIDENCES:
+        raise ValidationError("confidence", f"must be one of {list(CONFIDENCES)}, got {confidence!r}")
+    return Correction(content=text, types=new_types, confidence=confidence)
