@@ -216,7 +216,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
 
 def test_m005_keeps_a_version_4_store_searchable(store_path: Path) -> None:
     from lokulmem.storage.migrations import m001_initial, m002_manage, m003_lifecycle, m004_context
-    from lokulmem.storage.sqlite import _COLUMNS, memory_to_row
+    from lokulmem.storage.sqlite_rows import _COLUMNS, memory_to_row
 
     conn = sqlite3.connect(store_path, isolation_level=None)
     conn.execute("BEGIN")

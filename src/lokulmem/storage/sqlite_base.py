@@ -1,0 +1,91 @@
+"""The SQLite connection under every part of the storage: lock, transactions, meta."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..errors import StorageError
+
+__all__ = ["SQLiteBase"]
+
+
+class SQLiteBase:
+    """The connection, its lock and transactions, and the ``meta`` table: what every
+    part of :class:`SQLiteStorage` stands on."""
+
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 30_000) -> None:
+        self.path = str(path)
+        self.location = self.path
+        self.busy_timeout_ms = busy_timeout_ms
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._fts: bool | None = None
+
+    @property
+    def in_memory(self) -> bool:
+        return self.path == ":memory:"
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            return sqlite3.connect(
+                self.path,
+                timeout=self.busy_timeout_ms / 1000,
+                isolation_level=None,  # we issue BEGIN/COMMIT ourselves
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot open store {self.path}: {exc}") from exc
+
+    @property
+    def _c(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StorageError("store is not open")
+        return self._conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            conn = self._c
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StorageError(f"cannot start a write on {self.path}: {exc}") from exc
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._depth = 0
+                conn.execute("ROLLBACK")
+                raise
+            else:
+                self._depth = 0
+                try:
+                    conn.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    conn.execute("ROLLBACK")
+                    raise StorageError(f"commit failed on {self.path}: {exc}") from exc
+
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )

@@ -1,0 +1,187 @@
+"""Episodes, edges, clusters and bridge events in SQLite."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from ..records import (
+    BridgeEvent,
+    Cluster,
+    Edge,
+    Episode,
+    RejectedItem,
+)
+from .sqlite_base import SQLiteBase
+from .sqlite_rows import (
+    blob_to_vec,
+    row_to_edge,
+    vec_to_blob,
+)
+
+__all__ = ["SQLiteGraph"]
+
+
+class SQLiteGraph(SQLiteBase):
+    """Episodes, edges, clusters and the import audit."""
+
+    def replace_clusters(self, clusters: Sequence[Cluster]) -> None:
+        """Store ``clusters`` as the only clusters and set ``cluster_id`` on their members."""
+        with self.transaction():
+            conn = self._c
+            conn.execute("DELETE FROM clusters")
+            conn.execute("UPDATE memories SET cluster_id = NULL WHERE cluster_id IS NOT NULL")
+            for c in clusters:
+                self.put_cluster(c)
+                conn.executemany(
+                    "UPDATE memories SET cluster_id = ? WHERE id = ?", [(c.id, m) for m in c.member_ids]
+                )
+
+    # episodes, edges, clusters ------------------------------------------
+
+    def all_episodes(self) -> list[Episode]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, summary, embedding, memories_extracted, started_at, ended_at, turn_count, "
+                "emotional_valence, topics FROM episodes ORDER BY started_at, id"
+            ).fetchall()
+        return [
+            Episode(
+                id=r[0],
+                summary=r[1],
+                embedding=blob_to_vec(r[2]),
+                memories_extracted=tuple(json.loads(r[3])),
+                started_at=r[4],
+                ended_at=r[5],
+                turn_count=r[6],
+                emotional_valence=r[7],
+                topics=tuple(json.loads(r[8])),
+            )
+            for r in rows
+        ]
+
+    def put_episode(self, episode: Episode) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT OR REPLACE INTO episodes(id, summary, embedding, memories_extracted, started_at, "
+                "ended_at, turn_count, emotional_valence, topics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    episode.id,
+                    episode.summary,
+                    vec_to_blob(episode.embedding),
+                    json.dumps(list(episode.memories_extracted)),
+                    episode.started_at,
+                    episode.ended_at,
+                    episode.turn_count,
+                    episode.emotional_valence,
+                    json.dumps(list(episode.topics)),
+                ),
+            )
+
+    def all_edges(self) -> list[Edge]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, from_id, to_id, weight, shared_entities, created_at, last_updated "
+                "FROM edges ORDER BY id"
+            ).fetchall()
+        return [row_to_edge(r) for r in rows]
+
+    def edges_of(self, memory_id: str) -> list[Edge]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, from_id, to_id, weight, shared_entities, created_at, last_updated "
+                "FROM edges WHERE from_id = ? OR to_id = ? ORDER BY weight DESC, id",
+                (memory_id, memory_id),
+            ).fetchall()
+        return [row_to_edge(r) for r in rows]
+
+    def put_edge(self, edge: Edge) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT OR REPLACE INTO edges(id, from_id, to_id, weight, shared_entities, created_at, "
+                "last_updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    edge.id,
+                    edge.from_id,
+                    edge.to_id,
+                    edge.weight,
+                    json.dumps(list(edge.shared_entities)),
+                    edge.created_at,
+                    edge.last_updated,
+                ),
+            )
+
+    def all_clusters(self) -> list[Cluster]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, centroid, member_ids, label, last_recomputed FROM clusters ORDER BY id"
+            ).fetchall()
+        return [
+            Cluster(
+                id=r[0],
+                centroid=blob_to_vec(r[1]),
+                member_ids=tuple(json.loads(r[2])),
+                label=r[3],
+                last_recomputed=r[4],
+            )
+            for r in rows
+        ]
+
+    def put_cluster(self, cluster: Cluster) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT OR REPLACE INTO clusters(id, centroid, member_ids, label, last_recomputed) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    cluster.id,
+                    vec_to_blob(cluster.centroid),
+                    json.dumps(list(cluster.member_ids)),
+                    cluster.label,
+                    cluster.last_recomputed,
+                ),
+            )
+
+    # bridge events --------------------------------------------------------
+
+    def add_bridge_event(self, event: BridgeEvent) -> None:
+        with self.transaction():
+            self._c.execute(
+                "INSERT INTO bridge_events(id, created_at, format, name, origin, imported, skipped, "
+                "conflicts, rejected, memory_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    event.id,
+                    event.created_at,
+                    event.format,
+                    event.name,
+                    event.origin,
+                    event.imported,
+                    event.skipped,
+                    event.conflicts,
+                    json.dumps(
+                        [{"index": r.index, "key": r.key, "reason": r.reason} for r in event.rejected]
+                    ),
+                    json.dumps(list(event.memory_ids)),
+                ),
+            )
+
+    def bridge_events(self) -> list[BridgeEvent]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, created_at, format, name, origin, imported, skipped, conflicts, rejected, "
+                "memory_ids FROM bridge_events ORDER BY created_at DESC, rowid DESC"
+            ).fetchall()
+        return [
+            BridgeEvent(
+                id=r[0],
+                created_at=r[1],
+                format=r[2],
+                name=r[3],
+                origin=r[4],
+                imported=r[5],
+                skipped=r[6],
+                conflicts=r[7],
+                rejected=tuple(RejectedItem(**x) for x in json.loads(r[8])),
+                memory_ids=tuple(json.loads(r[9])),
+            )
+            for r in rows
+        ]

@@ -1,0 +1,227 @@
+"""Reads of the SQLite storage: filtered lists, full-text and lexical search, statistics."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import StorageError
+from ..records import (
+    Memory,
+)
+from .protocol import MemoryQuery
+from .sqlite_base import SQLiteBase
+from .sqlite_rows import (
+    ORDER_COLUMNS,
+    SELECT,
+    SELECT_LIGHT,
+    WORD,
+    row_to_memory,
+)
+
+__all__ = ["SQLiteQueries"]
+
+
+class SQLiteQueries(SQLiteBase):
+    """Reads: lists, searches, counts."""
+
+    @property
+    def has_fts(self) -> bool:
+        """Whether full-text search uses FTS5 (else a ``LIKE`` scan).  Fixed once migrated."""
+        with self._lock:
+            if self._fts is None:
+                row = self._c.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memories_fts'"
+                ).fetchone()
+                self._fts = row is not None
+            return self._fts
+
+    def list_memories(self, query: MemoryQuery) -> list[Memory]:
+        where: list[str] = []
+        params: list[Any] = []
+        if query.types is not None:
+            if not query.types:
+                return []
+            marks = ",".join("?" * len(query.types))
+            where.append(f"id IN (SELECT memory_id FROM memory_types WHERE type IN ({marks}))")
+            params.extend(query.types)
+        if query.status is not None:
+            where.append("status = ?")
+            params.append(query.status)
+        if query.pinned is not None:
+            where.append("pinned = ?")
+            params.append(int(query.pinned))
+        if query.since is not None:
+            where.append("created_at >= ?")
+            params.append(query.since)
+        if query.until is not None:
+            where.append("created_at <= ?")
+            params.append(query.until)
+        if query.conversation is not None:
+            where.append(
+                "(source_session = ? OR EXISTS (SELECT 1 FROM json_each(memories.source_conversation_ids) "
+                "WHERE json_each.value = ?))"
+            )
+            params.extend([query.conversation, query.conversation])
+        if query.order_by not in ORDER_COLUMNS:
+            raise StorageError(f"cannot order by {query.order_by!r}")
+        direction = "DESC" if query.descending else "ASC"
+        sql = (SELECT if query.with_embedding else SELECT_LIGHT) + (
+            " WHERE " + " AND ".join(where) if where else ""
+        )
+        sql += f" ORDER BY {query.order_by} {direction}, id {direction}"
+        if query.limit is not None or query.offset:
+            sql += " LIMIT ? OFFSET ?"
+            params.extend([-1 if query.limit is None else query.limit, query.offset])
+        with self._lock:
+            rows = self._c.execute(sql, params).fetchall()
+        return [row_to_memory(r) for r in rows]
+
+    def search_text(self, query: str, *, limit: int) -> list[str]:
+        words = WORD.findall(query)
+        if not words:
+            return []
+        with self._lock:
+            if self.has_fts:
+                # Each word quoted (no FTS syntax from user input), prefix-matched, all required.
+                match = "content : (" + " ".join('"' + w.replace('"', '""') + '"*' for w in words) + ")"
+                rows = self._c.execute(
+                    "SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+                    "WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts), m.created_at LIMIT ?",
+                    (match, limit),
+                ).fetchall()
+            else:  # pragma: no cover - SQLite built without FTS5
+                clauses = " AND ".join("content LIKE ? ESCAPE '\\'" for _ in words)
+                likes = ["%" + w.replace("%", "\\%").replace("_", "\\_") + "%" for w in words]
+                rows = self._c.execute(
+                    f"SELECT id FROM memories WHERE {clauses} ORDER BY created_at LIMIT ?", (*likes, limit)
+                ).fetchall()
+        return [r[0] for r in rows]
+
+    def lexical_search(
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        context_weight: float = 0.0,
+        reply_weight: float = 0.0,
+    ) -> list[tuple[str, float]]:
+        """Active memories matching any of ``terms`` (stemmed), best first, with a
+        BM25 score > 0 (larger is better).  Matches in ``source_context`` (the
+        whole message) count ``context_weight`` times a match in ``content``,
+        and matches in ``reply_context`` (what the message answered)
+        ``reply_weight`` times (0: not searched).  Empty without FTS5."""
+        words = [w for t in terms for w in WORD.findall(t)]
+        if not words or not self.has_fts:
+            return []
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
+        columns = ["content"]
+        columns += ["source_context"] if context_weight > 0 else []
+        columns += ["reply_context"] if reply_weight > 0 else []
+        match = "{" + " ".join(columns) + "} : (" + match + ")"
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT m.id, bm25(memories_fts, 1.0, ?, ?) AS score FROM memories_fts f "
+                "JOIN memories m ON m.rowid = f.rowid "
+                "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY score LIMIT ?",
+                (max(0.0, context_weight), max(0.0, reply_weight), match, limit),
+            ).fetchall()
+        return [(r[0], -float(r[1])) for r in rows]
+
+    def existing_ids(self, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                found.update(
+                    r[0] for r in self._c.execute(f"SELECT id FROM memories WHERE id IN ({marks})", chunk)
+                )
+        return found
+
+    def ids_by_key(self, keys: Sequence[str]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                chunk = list(keys[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                for key, mid in self._c.execute(
+                    f"SELECT key, id FROM memories WHERE key IN ({marks}) ORDER BY created_at, id", chunk
+                ):
+                    out.setdefault(key, []).append(mid)
+        return out
+
+    def referencing(self, memory_id: str) -> list[Memory]:
+        with self._lock:
+            rows = self._c.execute(
+                SELECT + " WHERE superseded_by = ? OR temporal_supersedes = ? ORDER BY created_at, id",
+                (memory_id, memory_id),
+            ).fetchall()
+        return [row_to_memory(r) for r in rows]
+
+    def stat_rows(self) -> list[Mapping[str, Any]]:
+        cols = (
+            "id types base_strength confidence mention_count pinned created_at updated_at "
+            "last_reinforced status faded_at event_at"
+        ).split()
+        with self._lock:
+            rows = self._c.execute(f"SELECT {', '.join(cols)} FROM memories").fetchall()
+        out: list[Mapping[str, Any]] = []
+        for r in rows:
+            d = dict(zip(cols, r, strict=True))
+            d["types"] = tuple(json.loads(d["types"]))
+            d["pinned"] = bool(d["pinned"])
+            out.append(d)
+        return out
+
+    def type_counts(self) -> dict[str, int]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT type, COUNT(*) FROM memory_types GROUP BY type ORDER BY type"
+            ).fetchall()
+        return {t: int(n) for t, n in rows}
+
+    def conversation_count(self) -> int:
+        with self._lock:
+            row = self._c.execute(
+                "SELECT COUNT(DISTINCT value) FROM ("
+                " SELECT json_each.value AS value FROM memories, json_each(memories.source_conversation_ids)"
+                " UNION SELECT source_session FROM memories WHERE source_session != '')"
+            ).fetchone()
+        return int(row[0])
+
+    # lifecycle --------------------------------------------------------------
+
+    def ids_by_attribute(self, attribute: str, *, status: str = "active") -> list[str]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id FROM memories WHERE attribute = ? AND status = ?", (attribute, status)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def pinned_ids(self) -> list[str]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id FROM memories WHERE status = 'active' AND pinned = 1"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def count_memories(self, status: str | None = None) -> int:
+        with self._lock:
+            if status is None:
+                row = self._c.execute("SELECT COUNT(*) FROM memories").fetchone()
+            else:
+                row = self._c.execute("SELECT COUNT(*) FROM memories WHERE status = ?", (status,)).fetchone()
+        return int(row[0])
+
+    def max_rowid(self) -> int:
+        with self._lock:
+            row = self._c.execute("SELECT COALESCE(MAX(rowid), 0) FROM memories").fetchone()
+        return int(row[0])
+
+    def count_rows_after(self, rowid: int) -> int:
+        """Memories inserted after the row ``rowid`` (rowids only grow on insert)."""
+        with self._lock:
+            row = self._c.execute("SELECT COUNT(*) FROM memories WHERE rowid > ?", (rowid,)).fetchone()
+        return int(row[0])

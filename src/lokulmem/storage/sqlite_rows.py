@@ -1,0 +1,180 @@
+"""Rows of the ``memories`` table and the other tables as records, and back."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..records import (
+    Edge,
+    Memory,
+    QualityWalls,
+)
+
+__all__ = [
+    "INSERT",
+    "ORDER_COLUMNS",
+    "SELECT",
+    "SELECT_LIGHT",
+    "UPDATE",
+    "WORD",
+    "blob_to_vec",
+    "memory_to_row",
+    "row_to_edge",
+    "row_to_memory",
+    "vec_to_blob",
+]
+
+
+_COLUMNS = (
+    "id content types embedding cluster_id base_strength confidence extraction_score "
+    "emotional_valence mention_count pinned valid_from valid_to created_at updated_at "
+    "last_accessed_at last_reinforced status superseded_by superseded_at supersession_type "
+    "temporal_supersedes source_session source_turn source_conversation_ids entities "
+    "source_text source project_id track key kind quality_form quality_filter "
+    "quality_substance quality_factuality quality_score attribute attribute_value metadata faded_at "
+    "source_context reply_context context_embedding event_at"
+).split()
+SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM memories"
+_VECTOR_COLUMNS = frozenset({"embedding", "context_embedding"})
+SELECT_LIGHT = (
+    "SELECT " + ", ".join("NULL" if c in _VECTOR_COLUMNS else c for c in _COLUMNS) + " FROM memories"
+)
+ORDER_COLUMNS = frozenset({"created_at", "last_accessed_at", "mention_count", "updated_at", "base_strength"})
+WORD = re.compile(r"\w+", re.UNICODE)
+INSERT = f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+UPDATE = "UPDATE memories SET " + ", ".join(f"{c} = ?" for c in _COLUMNS[1:]) + " WHERE id = ?"
+
+
+def vec_to_blob(vec: npt.NDArray[np.float32] | None) -> bytes | None:
+    if vec is None:
+        return None
+    return np.asarray(vec, dtype="<f4").tobytes()
+
+
+def blob_to_vec(blob: bytes | None) -> npt.NDArray[np.float32] | None:
+    if blob is None:
+        return None
+    vec = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+    vec.setflags(write=False)
+    return vec
+
+
+def memory_to_row(m: Memory) -> tuple[Any, ...]:
+    q = m.quality
+    return (
+        m.id,
+        m.content,
+        json.dumps(list(m.types)),
+        vec_to_blob(m.embedding),
+        m.cluster_id,
+        float(m.base_strength),
+        m.confidence,
+        float(m.extraction_score),
+        float(m.emotional_valence),
+        int(m.mention_count),
+        int(bool(m.pinned)),
+        int(m.valid_from),
+        m.valid_to,
+        int(m.created_at),
+        int(m.updated_at),
+        int(m.last_accessed_at),
+        int(m.last_reinforced),
+        m.status,
+        m.superseded_by,
+        m.superseded_at,
+        m.supersession_type,
+        m.temporal_supersedes,
+        m.source_session,
+        int(m.source_turn),
+        json.dumps(list(m.source_conversation_ids)),
+        json.dumps(list(m.entities)),
+        m.source_text,
+        m.source,
+        m.project_id,
+        m.track,
+        m.key,
+        m.kind,
+        float(q.form),
+        float(q.filter),
+        float(q.substance),
+        float(q.factuality),
+        float(q.score),
+        m.attribute,
+        m.attribute_value,
+        json.dumps(dict(m.metadata), sort_keys=True),
+        m.faded_at,
+        m.source_context,
+        m.reply_context,
+        vec_to_blob(m.context_embedding),
+        m.event_at,
+    )
+
+
+def row_to_memory(row: Sequence[Any]) -> Memory:
+    d = dict(zip(_COLUMNS, row, strict=True))
+    return Memory(
+        id=d["id"],
+        content=d["content"],
+        types=tuple(json.loads(d["types"])),
+        embedding=blob_to_vec(d["embedding"]),
+        cluster_id=d["cluster_id"],
+        base_strength=d["base_strength"],
+        confidence=d["confidence"],
+        extraction_score=d["extraction_score"],
+        emotional_valence=d["emotional_valence"],
+        mention_count=d["mention_count"],
+        pinned=bool(d["pinned"]),
+        valid_from=d["valid_from"],
+        valid_to=d["valid_to"],
+        created_at=d["created_at"],
+        updated_at=d["updated_at"],
+        last_accessed_at=d["last_accessed_at"],
+        last_reinforced=d["last_reinforced"],
+        status=d["status"],
+        superseded_by=d["superseded_by"],
+        superseded_at=d["superseded_at"],
+        supersession_type=d["supersession_type"],
+        temporal_supersedes=d["temporal_supersedes"],
+        source_session=d["source_session"],
+        source_turn=d["source_turn"],
+        source_conversation_ids=tuple(json.loads(d["source_conversation_ids"])),
+        entities=tuple(json.loads(d["entities"])),
+        source_text=d["source_text"],
+        source=d["source"],
+        project_id=d["project_id"],
+        track=d["track"],
+        key=d["key"],
+        kind=d["kind"],
+        quality=QualityWalls(
+            form=d["quality_form"],
+            filter=d["quality_filter"],
+            substance=d["quality_substance"],
+            factuality=d["quality_factuality"],
+        ),
+        attribute=d["attribute"],
+        attribute_value=d["attribute_value"],
+        metadata=json.loads(d["metadata"]),
+        faded_at=d["faded_at"],
+        source_context=d["source_context"],
+        reply_context=d["reply_context"],
+        context_embedding=blob_to_vec(d["context_embedding"]),
+        event_at=d["event_at"],
+    )
+
+
+def row_to_edge(r: Sequence[Any]) -> Edge:
+    return Edge(
+        id=r[0],
+        from_id=r[1],
+        to_id=r[2],
+        weight=r[3],
+        shared_entities=tuple(json.loads(r[4])),
+        created_at=r[5],
+        last_updated=r[6],
+    )
