@@ -1,0 +1,99 @@
+"""The records lokulmem stores and returns.
+
+All records are frozen, keyword-only dataclasses.  Times are integer Unix
+milliseconds (PRD §9); ``None`` means "not set".  Field names are the PRD's in
+snake_case, plus the HOM fields (``source``, ``project_id``, ``track``,
+``key``, ``kind``, quality walls, ``metadata``).
+"""
+
+from __future__ import annotations
+
+# Names outside __all__ (vocabularies, aliases) are re-exported for the package's own modules.
+from .memory import (
+    CONFIDENCES as CONFIDENCES,
+)
+from .memory import (
+    KINDS as KINDS,
+)
+from .memory import (
+    MEMORY_STATUSES as MEMORY_STATUSES,
+)
+from .memory import (
+    SOURCES as SOURCES,
+)
+from .memory import (
+    Cluster,
+    Confidence,
+    Edge,
+    Episode,
+    Memory,
+    MemoryStatus,
+    Message,
+    QualityWalls,
+    Resolution,
+    Source,
+    context_text,
+)
+from .memory import (
+    Kind as Kind,
+)
+from .memory import (
+    ProgressStage as ProgressStage,
+)
+from .memory import (
+    Vector as Vector,
+)
+from .panel import (
+    BridgeEvent,
+    GroupedMemories,
+    ImportResult,
+    InjectionPreview,
+    Lineage,
+    MaintenanceReport,
+    MemoryStats,
+    RejectedItem,
+    TimelineDay,
+)
+from .results import (
+    AugmentResult,
+    ContradictionEvent,
+    InjectedMemory,
+    LearnResult,
+    LokulMemDebug,
+    ProgressEvent,
+    ScoreBreakdown,
+    ScoredMemory,
+    SentenceDecision,
+)
+
+__all__ = [
+    "AugmentResult",
+    "BridgeEvent",
+    "Cluster",
+    "Confidence",
+    "ContradictionEvent",
+    "Edge",
+    "Episode",
+    "GroupedMemories",
+    "ImportResult",
+    "InjectedMemory",
+    "InjectionPreview",
+    "LearnResult",
+    "Lineage",
+    "LokulMemDebug",
+    "MaintenanceReport",
+    "Memory",
+    "MemoryStats",
+    "MemoryStatus",
+    "Message",
+    "ProgressEvent",
+    "QualityWalls",
+    "RejectedItem",
+    "Resolution",
+    "ScoreBreakdown",
+    "ScoredMemory",
+    "SentenceDecision",
+    "Source",
+    "TimelineDay",
+    "context_text",
+]

@@ -1,0 +1,175 @@
+"""What ``manage()`` and maintenance return."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .memory import Memory
+from .results import InjectedMemory
+
+__all__ = [
+    "BridgeEvent",
+    "GroupedMemories",
+    "ImportResult",
+    "InjectionPreview",
+    "Lineage",
+    "MaintenanceReport",
+    "MemoryStats",
+    "RejectedItem",
+    "TimelineDay",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimelineDay:
+    """Memories created on one UTC calendar day (``get_timeline()``)."""
+
+    #: ISO date, ``YYYY-MM-DD`` (UTC).
+    date: str
+    memories: tuple[Memory, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroupedMemories:
+    """Active memories pre-organised for a panel (``get_grouped()``).
+
+    A memory with several types appears under each of them; pinned memories
+    appear under ``pinned`` and under their types.
+    """
+
+    pinned: tuple[Memory, ...] = ()
+    identity: tuple[Memory, ...] = ()
+    location: tuple[Memory, ...] = ()
+    profession: tuple[Memory, ...] = ()
+    preferences: tuple[Memory, ...] = ()
+    projects: tuple[Memory, ...] = ()
+    temporal: tuple[Memory, ...] = ()
+    relational: tuple[Memory, ...] = ()
+    emotional: tuple[Memory, ...] = ()
+    #: Developer-defined (custom) types, by name.
+    custom: Mapping[str, tuple[Memory, ...]] = field(default_factory=dict)
+    #: The most recently created memories, whatever their type.
+    recent: tuple[Memory, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lineage:
+    """Where a memory came from and what became of it (``get_lineage()``)."""
+
+    memory: Memory
+    #: Every conversation (session) that stated or restated the fact.
+    source_conversations: tuple[str, ...]
+    #: The memory this one replaced by conflict, if any (and still stored).
+    supersedes: Memory | None
+    #: The memory that replaced this one (conflict or temporal), if any.
+    superseded_by: Memory | None
+    #: Every version of the fact linked by temporal coexistence, oldest first
+    #: (this memory included); just ``(memory,)`` when there are none.
+    temporal_history: tuple[Memory, ...]
+    #: Times the memory was restated or retrieved and reinforced.
+    reinforcement_count: int
+    #: Earlier contents the user corrected through ``update()``, oldest first.
+    corrections: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class InjectionPreview:
+    """What ``augment()`` would inject now, computed without changing the store."""
+
+    would_inject: tuple[InjectedMemory, ...]
+    estimated_tokens: int
+    #: The memory block text that would be prepended ("" when nothing).
+    context: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryStats:
+    """Store analytics (``stats()``, PRD §8).  Strength is the current (decayed) one."""
+
+    total: int
+    active: int
+    faded: int
+    archived: int
+    superseded: int
+    pinned: int
+    #: Memories per type (a memory with two types counts under both).
+    by_type: Mapping[str, int]
+    #: Mean current strength of active memories (0 when there are none).
+    average_strength: float
+    #: Mean confidence of active memories, scored by ``Config.confidence_scores``.
+    average_confidence: float
+    #: Active memories per confidence label.
+    confidence_distribution: Mapping[str, int]
+    #: Active memories per strength band (``Config.strong_strength`` / ``weak_strength``).
+    strength_distribution: Mapping[str, int]
+    most_mentioned: tuple[Memory, ...]
+    recently_updated: tuple[Memory, ...]
+    recently_faded: tuple[Memory, ...]
+    oldest_memory: Memory | None
+    newest_memory: Memory | None
+    #: Bytes of database pages in use, measured from the store.
+    storage_used_bytes: int
+    #: Distinct conversation ids across all memories.
+    conversation_count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class RejectedItem:
+    """An import entry that was not written, and why."""
+
+    #: Position of the entry in the imported ``memories`` list.
+    index: int
+    key: str | None
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportResult:
+    """What ``import_data()`` did (PRD §8 counts, plus the HOM audit)."""
+
+    imported: int
+    skipped: int
+    conflicts: int
+    #: Entries refused by validation, the quality gate or key deduplication.
+    rejected: tuple[RejectedItem, ...] = ()
+    #: Id of the stored :class:`BridgeEvent` for this import.
+    bridge_event_id: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BridgeEvent:
+    """The stored audit record of one import (HOM "bridge event")."""
+
+    id: str
+    created_at: int
+    #: ``"lokulmem-export"`` or ``"memory-pack"``.
+    format: str
+    #: Pack or export name, if the document had one.
+    name: str | None
+    #: Where it came from (a file path, or the caller's ``origin=``).
+    origin: str | None
+    imported: int
+    skipped: int
+    conflicts: int
+    rejected: tuple[RejectedItem, ...] = ()
+    memory_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class MaintenanceReport:
+    """What one maintenance run did (``LokulMem.maintenance()``)."""
+
+    #: False when another process held the maintenance lease, or nothing was due.
+    ran: bool
+    #: Why it did not run (``"lease held by another process"``, ``"not due"``).
+    skipped_reason: str | None = None
+    #: Memories that faded in this run (strength below ``fade_threshold``).
+    faded: tuple[Memory, ...] = ()
+    #: Ids deleted for good (faded for ``purge_after_days``).
+    purged: tuple[str, ...] = ()
+    #: Whether k-means ran, and how many clusters the store has after this run.
+    clustered: bool = False
+    clusters: int = 0
+    sweep_ms: float = 0.0
+    cluster_ms: float = 0.0

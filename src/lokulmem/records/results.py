@@ -1,0 +1,151 @@
+"""What ``learn()`` and ``augment()`` return, with their decisions and debug records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .memory import Memory, ProgressStage, Resolution
+
+__all__ = [
+    "AugmentResult",
+    "ContradictionEvent",
+    "InjectedMemory",
+    "LearnResult",
+    "LokulMemDebug",
+    "ProgressEvent",
+    "ScoreBreakdown",
+    "ScoredMemory",
+    "SentenceDecision",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContradictionEvent:
+    """A contradiction found while learning (PRD §8)."""
+
+    existing: Memory
+    incoming: Memory
+    resolution: Resolution
+    #: The marker that sent the pair down the coexistence path, if any.
+    temporal_marker_detected: str | None = None
+    similarity: float = 0.0
+    #: The typed attribute both facts set, when stage 3 matched on it.
+    attribute: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SentenceDecision:
+    """Why one sentence of a learned message was (or was not) stored."""
+
+    sentence: str
+    content: str
+    score: float
+    novelty: float
+    specificity: float
+    recurrence: float
+    features: tuple[str, ...]
+    types: tuple[str, ...]
+    #: "stored", "reinforced" (restated a known fact), "contradiction",
+    #: "below-threshold", "question", "request", "chit-chat", "about-listener",
+    #: "skipped-type", "empty".
+    outcome: str
+    memory_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class LearnResult:
+    """What ``learn()`` did (PRD §8)."""
+
+    extracted: tuple[Memory, ...] = ()
+    contradictions: tuple[ContradictionEvent, ...] = ()
+    faded: tuple[Memory, ...] = ()
+    total_memories: int = 0
+    #: Known memories restated in this message (reinforced, not duplicated).
+    reinforced: tuple[Memory, ...] = ()
+    #: Per-sentence scores and outcomes, in message order.
+    decisions: tuple[SentenceDecision, ...] = ()
+    #: True when the message was longer than ``max_message_chars`` and cut.
+    truncated: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoreBreakdown:
+    """Weighted components of ``R``; they sum to the score."""
+
+    semantic: float
+    recency: float
+    strength: float
+    continuity: float
+    #: Cluster bonus for memories in the query's nearest topic cluster.
+    cluster: float = 0.0
+    #: Lexical match (FTS5 BM25 of the query's key terms, 1.0 for the best match).
+    lexical: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.semantic + self.recency + self.strength + self.continuity + self.cluster + self.lexical
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoredMemory:
+    """A candidate considered by ``augment()`` (PRD §8)."""
+
+    memory: Memory
+    score: float
+    breakdown: ScoreBreakdown
+    #: Raw cosine between the memory and the query.
+    similarity: float
+    injected: bool
+    #: "below relevance threshold" | "token budget exhausted" | "type filtered"
+    #: | "max memories reached".
+    excluded_reason: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class InjectedMemory:
+    """A memory put into the prompt, and why (PRD §8)."""
+
+    memory: Memory
+    score: float
+    score_breakdown: ScoreBreakdown
+    reason: str
+    injection_rank: int
+    tokens: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class LokulMemDebug:
+    """Everything ``augment(debug=True)`` can tell about its choice (PRD §8)."""
+
+    injected: tuple[InjectedMemory, ...]
+    candidates: tuple[ScoredMemory, ...]
+    tokens_used: int
+    tokens_available: int
+    retrieval_strategy: Literal["brute-force", "hnsw"]
+    #: HOM search mode used for candidates.
+    search_mode: str
+    embedding_latency_ms: float
+    retrieval_latency_ms: float
+    #: Memories searched (active vectors in the index).
+    searched: int = 0
+    #: The HOM recall pipeline stages run, in order.
+    pipeline: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class AugmentResult:
+    """The messages to send to the LLM, and the debug record if asked for."""
+
+    messages: list[dict[str, Any]]
+    debug: LokulMemDebug | None = None
+    #: The memory block text that was injected ("" when nothing was).
+    context: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProgressEvent:
+    """``on_progress`` payload: a stage of ``init()`` and its progress in [0, 1]."""
+
+    stage: ProgressStage
+    progress: float
