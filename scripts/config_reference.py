@@ -5,7 +5,7 @@
 
 One row per field: name, default, the PRD's value where ``Config.prd()``
 differs, the validation rule beside the field, and its ``#:`` comment from
-``src/lokulmem/config.py``.  ``tests/test_docs.py`` fails when docs/api.md's
+``src/lokulmem/config/options.py``.  ``tests/test_docs.py`` fails when docs/api.md's
 table is not what this prints, or when a field has no comment.
 """
 
@@ -20,10 +20,10 @@ from typing import Any
 from lokulmem import Config
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE = ROOT / "src" / "lokulmem" / "config.py"
+SOURCE = ROOT / "src" / "lokulmem" / "config" / "options.py"
 DOC = ROOT / "docs" / "api.md"
 START, END = "<!-- config-reference:start -->", "<!-- config-reference:end -->"
-RULES = {"_unit": "in [0, 1]", "_nonneg": "≥ 0", "_posint": "integer ≥ 1", "_count": "integer ≥ 0"}
+RULES = {"check_unit": "in [0, 1]", "check_nonneg": "≥ 0", "_posint": "integer ≥ 1", "_count": "integer ≥ 0"}
 
 
 def comments() -> dict[str, str]:
