@@ -14,7 +14,6 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Literal
 
@@ -45,6 +44,7 @@ from ..storage import Storage
 from .args import check_str
 from .learning import run_learn
 from .recall import run_augment, stage1
+from .scheduler import Scheduler
 from .state import RecordCache, Sessions
 from .stats import build_stats
 from .unit import Changes
@@ -92,9 +92,8 @@ class Engine:
         self._closed = False
         self.executor = executor
         self.holder = holder_id()
-        # Background work (maintenance, clustering) in "thread" mode: one worker.
-        self._bg: ThreadPoolExecutor | None = None
-        self._bg_futures: list[Future[MaintenanceReport]] = []
+        # Background work (maintenance, clustering): one worker thread, or inline.
+        self.scheduler = Scheduler(executor)
         # Memories faded by any sweep since the last learn() returned them.
         self.pending_faded: list[Memory] = []
         self._clusters: list[Cluster] = []
@@ -134,9 +133,7 @@ class Engine:
 
     def close(self) -> None:
         """Wait for background maintenance, then close the store."""
-        bg = self._bg
-        if bg is not None:
-            bg.shutdown(wait=True)
+        self.scheduler.shutdown()
         with self.lock:
             if not self._closed:
                 self.storage.close()
@@ -181,21 +178,11 @@ class Engine:
                 if on_done is not None:
                     on_done()
 
-        if self.executor == "inline":
-            task()
-            return
-        with self.lock:
-            if self._bg is None:
-                self._bg = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lokulmem-maintenance")
-            self._bg_futures = [f for f in self._bg_futures if not f.done()]
-            self._bg_futures.append(self._bg.submit(task))
+        self.scheduler.run(task)
 
     def wait_for_maintenance(self, timeout: float | None = None) -> None:
         """Block until queued background maintenance has finished."""
-        with self.lock:
-            pending = list(self._bg_futures)
-        for f in pending:
-            f.result(timeout=timeout)
+        self.scheduler.wait(timeout)
 
     def clusters(self) -> list[Cluster]:
         return list(self._clusters)
