@@ -139,6 +139,28 @@ def judge(
     strong = marker is not None and (
         marker not in config.weak_temporal_markers or bool(_CONTRAST.search(sentence))
     )
+    eligible = _eligible(current, content, attribute, strong, config)
+    if not eligible:
+        return None
+    if marker is not None and not strong and not eligible[0][0]:
+        marker = None  # a weak marker without the same attribute: judged as if absent
+    if marker is not None:  # stage 2
+        same_attr, best = eligible[0]
+        return Verdict(
+            kind="temporal-coexistence",
+            existing=best.memory,
+            similarity=best.similarity,
+            marker=marker,
+            attribute=attribute.key if same_attr and attribute else None,
+        )
+    return _settle(eligible, sentence, content, attribute, config)
+
+
+def _eligible(
+    current: Sequence[Candidate], content: str, attribute: Attribute | None, strong: bool, config: Config
+) -> list[tuple[bool, Candidate]]:
+    """Stage 1: the candidates that pass a gate, each with whether it is in the same
+    attribute slot; same-slot ones first, then by similarity."""
     topic = topic_stems(content)
     eligible: list[tuple[bool, Candidate]] = []
     for c in current:
@@ -159,21 +181,19 @@ def judge(
             or related
         ):
             eligible.append((same_attr, c))
-    if not eligible:
-        return None
-    # Same-attribute candidates first, then by similarity.
     eligible.sort(key=lambda item: (not item[0], -item[1].similarity))
-    if marker is not None and not strong and not eligible[0][0]:
-        marker = None  # a weak marker without the same attribute: judged as if absent
-    if marker is not None:
-        same_attr, best = eligible[0]
-        return Verdict(
-            kind="temporal-coexistence",
-            existing=best.memory,
-            similarity=best.similarity,
-            marker=marker,
-            attribute=attribute.key if same_attr and attribute else None,
-        )
+    return eligible
+
+
+def _settle(
+    eligible: Sequence[tuple[bool, Candidate]],
+    sentence: str,
+    content: str,
+    attribute: Attribute | None,
+    config: Config,
+) -> Verdict | None:
+    """Stage 3, without a marker: a typed-attribute or polarity conflict, a
+    restatement (duplicate), a near-copy with new details (variant), or nothing."""
     for same_attr, c in eligible:
         if same_attr and attribute is not None:
             old_negated = bool(c.memory.metadata.get("attribute_negated", False))
