@@ -63,38 +63,8 @@ class Queries(PanelBase):
         ``updated_at``; ``direction`` ``asc`` (default) or ``desc``; then
         ``offset`` and ``limit``.
         """
-        if isinstance(types, str):
-            types = (types,)
-        if types is not None and (
-            not isinstance(types, Sequence) or not all(isinstance(t, str) for t in types)
-        ):
-            raise ValidationError("types", "must be a type name or a list of type names")
-        if status is not None and status not in MEMORY_STATUSES:
-            raise ValidationError("status", f"unknown status {status!r} (use one of {list(MEMORY_STATUSES)})")
-        if min_strength is not None and (
-            not isinstance(min_strength, (int, float)) or isinstance(min_strength, bool) or min_strength < 0
-        ):
-            raise ValidationError("min_strength", f"must be a number >= 0, got {min_strength!r}")
-        if pinned is not None and not isinstance(pinned, bool):
-            raise ValidationError("pinned", "must be true, false or None")
-        if order_by not in _ORDER_BY:
-            raise ValidationError("order_by", f"unknown order {order_by!r} (use one of {list(_ORDER_BY)})")
-        if direction not in ("asc", "desc"):
-            raise ValidationError("direction", "must be 'asc' or 'desc'")
-        lim = _limit("limit", limit, allow_none=True)
-        off = _limit("offset", offset)
-        assert off is not None
-        in_python = order_by == "strength" or min_strength is not None
-        query = MemoryQuery(
-            types=tuple(types) if types is not None else None,
-            status=status,
-            pinned=pinned,
-            since=_time("since", since),
-            until=_time("until", until),
-            order_by="created_at" if order_by == "strength" else order_by,
-            descending=direction == "desc",
-            limit=None if in_python else lim,
-            offset=0 if in_python else off,
+        query, in_python, lim, off = _list_query(
+            types, status, min_strength, pinned, since, until, limit, offset, order_by, direction
         )
         memories = self._query(query)
         if not in_python:
@@ -314,3 +284,51 @@ class Queries(PanelBase):
         """The stored audit record of every import, newest first."""
         with self._engine.reading():
             return self._engine.storage.bridge_events()
+
+
+def _list_query(
+    types: object,
+    status: object,
+    min_strength: object,
+    pinned: object,
+    since: object,
+    until: object,
+    limit: object,
+    offset: object,
+    order_by: object,
+    direction: object,
+) -> tuple[MemoryQuery, bool, int | None, int]:
+    """The store query of ``list()`` (arguments checked, typed errors naming them),
+    whether strength (current, decayed) must be filtered or sorted in Python, and
+    the limit and offset to apply there."""
+    if isinstance(types, str):
+        types = (types,)
+    if types is not None and (not isinstance(types, Sequence) or not all(isinstance(t, str) for t in types)):
+        raise ValidationError("types", "must be a type name or a list of type names")
+    if status is not None and status not in MEMORY_STATUSES:
+        raise ValidationError("status", f"unknown status {status!r} (use one of {list(MEMORY_STATUSES)})")
+    if min_strength is not None and (
+        not isinstance(min_strength, (int, float)) or isinstance(min_strength, bool) or min_strength < 0
+    ):
+        raise ValidationError("min_strength", f"must be a number >= 0, got {min_strength!r}")
+    if pinned is not None and not isinstance(pinned, bool):
+        raise ValidationError("pinned", "must be true, false or None")
+    if order_by not in _ORDER_BY:
+        raise ValidationError("order_by", f"unknown order {order_by!r} (use one of {list(_ORDER_BY)})")
+    if direction not in ("asc", "desc"):
+        raise ValidationError("direction", "must be 'asc' or 'desc'")
+    lim = _limit("limit", limit, allow_none=True)
+    off = _limit("offset", offset) or 0
+    in_python = order_by == "strength" or min_strength is not None
+    query = MemoryQuery(
+        types=tuple(types) if types is not None else None,
+        status=status,
+        pinned=pinned,
+        since=_time("since", since),
+        until=_time("until", until),
+        order_by="created_at" if order_by == "strength" else order_by,  # type: ignore[arg-type]  # checked above
+        descending=direction == "desc",
+        limit=None if in_python else lim,
+        offset=0 if in_python else off,
+    )
+    return query, in_python, lim, off
