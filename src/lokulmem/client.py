@@ -55,6 +55,40 @@ def shared_minilm() -> MiniLMEmbedder:
         return _shared
 
 
+def _open_storage(
+    storage: Literal["sqlite", "memory"] | Storage,
+    store_name: str,
+    path: str | os.PathLike[str] | None,
+    cfg: Config,
+) -> Storage:
+    """The storage backend an option names (a file under the user data dir by default)."""
+    if storage == "memory":
+        return SQLiteStorage(":memory:", busy_timeout_ms=cfg.busy_timeout_ms)
+    if storage == "sqlite":
+        where = Path(path) if path is not None else default_store_path(store_name)
+        return SQLiteStorage(where, busy_timeout_ms=cfg.busy_timeout_ms)
+    if isinstance(storage, str):
+        raise ConfigError("storage", f"unknown storage {storage!r} (use 'sqlite' or 'memory')")
+    return storage
+
+
+def _choose_embedder(embedder: Embedder | Literal["minilm"], cfg: Config) -> Embedder:
+    """The embedder an option names; the built-in model is shared by the process
+    unless ``max_embedding_tokens`` asks for another truncation."""
+    if embedder == "minilm":
+        shared = shared_minilm()
+        return (
+            shared
+            if cfg.max_embedding_tokens == shared.max_tokens
+            else MiniLMEmbedder(max_tokens=cfg.max_embedding_tokens)
+        )
+    if isinstance(embedder, str):
+        raise ConfigError("embedder", f"unknown embedder {embedder!r}")
+    if isinstance(embedder, Embedder):
+        return embedder
+    raise ConfigError("embedder", "must be 'minilm' or implement lokulmem.Embedder")
+
+
 def _build_engine(
     *,
     storage: Literal["sqlite", "memory"] | Storage,
@@ -72,30 +106,8 @@ def _build_engine(
     cfg = from_options(config, options)
     if not isinstance(store_name, str) or not store_name.strip() or "/" in store_name:
         raise ConfigError("store_name", "must be a non-empty name without '/'")
-    store: Storage
-    if storage == "memory":
-        store = SQLiteStorage(":memory:", busy_timeout_ms=cfg.busy_timeout_ms)
-    elif storage == "sqlite":
-        where = Path(path) if path is not None else default_store_path(store_name)
-        store = SQLiteStorage(where, busy_timeout_ms=cfg.busy_timeout_ms)
-    elif isinstance(storage, str):
-        raise ConfigError("storage", f"unknown storage {storage!r} (use 'sqlite' or 'memory')")
-    else:
-        store = storage
-    if embedder == "minilm":
-        # The process-wide model serves the default truncation; another length gets its own.
-        default_tokens = shared_minilm().max_tokens
-        inner: Embedder = (
-            shared_minilm()
-            if cfg.max_embedding_tokens == default_tokens
-            else MiniLMEmbedder(max_tokens=cfg.max_embedding_tokens)
-        )
-    elif isinstance(embedder, str):
-        raise ConfigError("embedder", f"unknown embedder {embedder!r}")
-    elif isinstance(embedder, Embedder):
-        inner = embedder
-    else:
-        raise ConfigError("embedder", "must be 'minilm' or implement lokulmem.Embedder")
+    store = _open_storage(storage, store_name, path, cfg)
+    inner = _choose_embedder(embedder, cfg)
     if token_counter is not None and not callable(token_counter):
         raise ConfigError("token_counter", "must be callable")
     if clock is not None and not isinstance(clock, Clock):
