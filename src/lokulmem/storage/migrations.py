@@ -27,113 +27,115 @@ def _run(conn: sqlite3.Connection, script: str) -> None:
         conn.execute(buffer)
 
 
+#: The schema of version 1: memories (PRD §9 fields and HOM fields), their types,
+#: episodes, edges, clusters and the meta table.
+M001_SCHEMA = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE memories (
+    id                      TEXT PRIMARY KEY,
+    content                 TEXT NOT NULL,
+    types                   TEXT NOT NULL,          -- JSON list
+    embedding               BLOB,                   -- float32, L2-normalised
+    cluster_id              TEXT,
+    base_strength           REAL NOT NULL,
+    confidence              TEXT NOT NULL,
+    extraction_score        REAL NOT NULL,
+    emotional_valence       REAL NOT NULL,
+    mention_count           INTEGER NOT NULL,
+    pinned                  INTEGER NOT NULL,
+    valid_from              INTEGER NOT NULL,
+    valid_to                INTEGER,
+    created_at              INTEGER NOT NULL,
+    updated_at              INTEGER NOT NULL,
+    last_accessed_at        INTEGER NOT NULL,
+    last_reinforced         INTEGER NOT NULL,
+    status                  TEXT NOT NULL,
+    superseded_by           TEXT,
+    superseded_at           INTEGER,
+    supersession_type       TEXT,
+    temporal_supersedes     TEXT,
+    source_session          TEXT NOT NULL,
+    source_turn             INTEGER NOT NULL,
+    source_conversation_ids TEXT NOT NULL,          -- JSON list
+    entities                TEXT NOT NULL,          -- JSON list
+    source_text             TEXT NOT NULL,
+    source                  TEXT NOT NULL,
+    project_id              TEXT,
+    track                   TEXT,
+    key                     TEXT,
+    kind                    TEXT NOT NULL,
+    quality_form            REAL NOT NULL,
+    quality_filter          REAL NOT NULL,
+    quality_substance       REAL NOT NULL,
+    quality_factuality      REAL NOT NULL,
+    quality_score           REAL NOT NULL,
+    attribute               TEXT,
+    attribute_value         TEXT,
+    metadata                TEXT NOT NULL           -- JSON object
+);
+-- PRD §9 indexes. *types is a multi-entry index, kept as a side table.
+CREATE TABLE memory_types (
+    memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    type      TEXT NOT NULL,
+    PRIMARY KEY (memory_id, type)
+) WITHOUT ROWID;
+CREATE INDEX idx_memory_types_type ON memory_types(type);
+CREATE INDEX idx_memories_status ON memories(status);
+CREATE INDEX idx_memories_cluster ON memories(cluster_id);
+CREATE INDEX idx_memories_last_accessed ON memories(last_accessed_at);
+CREATE INDEX idx_memories_base_strength ON memories(base_strength);
+CREATE INDEX idx_memories_valid_from ON memories(valid_from);
+CREATE INDEX idx_memories_pinned ON memories(pinned);
+CREATE INDEX idx_memories_mention_count ON memories(mention_count);
+CREATE INDEX idx_memories_status_last_accessed ON memories(status, last_accessed_at);
+CREATE INDEX idx_memories_status_pinned ON memories(status, pinned);
+CREATE INDEX idx_memories_created ON memories(created_at);
+CREATE INDEX idx_memories_attribute ON memories(attribute, status);
+CREATE INDEX idx_memories_key ON memories(key);
+CREATE INDEX idx_memories_session ON memories(source_session);
+
+CREATE TABLE episodes (
+    id                 TEXT PRIMARY KEY,
+    summary            TEXT NOT NULL,
+    embedding          BLOB,
+    memories_extracted TEXT NOT NULL,
+    started_at         INTEGER NOT NULL,
+    ended_at           INTEGER NOT NULL,
+    turn_count         INTEGER NOT NULL,
+    emotional_valence  REAL NOT NULL,
+    topics             TEXT NOT NULL
+);
+CREATE INDEX idx_episodes_started ON episodes(started_at);
+
+CREATE TABLE edges (
+    id              TEXT PRIMARY KEY,               -- f"{from_id}__{to_id}"
+    from_id         TEXT NOT NULL,
+    to_id           TEXT NOT NULL,
+    weight          REAL NOT NULL,
+    shared_entities TEXT NOT NULL,
+    created_at      INTEGER NOT NULL,
+    last_updated    INTEGER NOT NULL
+);
+CREATE INDEX idx_edges_from ON edges(from_id);
+CREATE INDEX idx_edges_to ON edges(to_id);
+CREATE INDEX idx_edges_weight ON edges(weight);
+CREATE INDEX idx_edges_from_weight ON edges(from_id, weight);
+
+CREATE TABLE clusters (
+    id              TEXT PRIMARY KEY,
+    centroid        BLOB,
+    member_ids      TEXT NOT NULL,
+    label           TEXT NOT NULL,
+    last_recomputed INTEGER NOT NULL
+);
+"""
+
+
 def m001_initial(conn: sqlite3.Connection) -> None:
-    _run(
-        conn,
-        """
-        CREATE TABLE meta (
-            key   TEXT PRIMARY KEY,
-            value TEXT NOT NULL
-        );
-        CREATE TABLE memories (
-            id                      TEXT PRIMARY KEY,
-            content                 TEXT NOT NULL,
-            types                   TEXT NOT NULL,          -- JSON list
-            embedding               BLOB,                   -- float32, L2-normalised
-            cluster_id              TEXT,
-            base_strength           REAL NOT NULL,
-            confidence              TEXT NOT NULL,
-            extraction_score        REAL NOT NULL,
-            emotional_valence       REAL NOT NULL,
-            mention_count           INTEGER NOT NULL,
-            pinned                  INTEGER NOT NULL,
-            valid_from              INTEGER NOT NULL,
-            valid_to                INTEGER,
-            created_at              INTEGER NOT NULL,
-            updated_at              INTEGER NOT NULL,
-            last_accessed_at        INTEGER NOT NULL,
-            last_reinforced         INTEGER NOT NULL,
-            status                  TEXT NOT NULL,
-            superseded_by           TEXT,
-            superseded_at           INTEGER,
-            supersession_type       TEXT,
-            temporal_supersedes     TEXT,
-            source_session          TEXT NOT NULL,
-            source_turn             INTEGER NOT NULL,
-            source_conversation_ids TEXT NOT NULL,          -- JSON list
-            entities                TEXT NOT NULL,          -- JSON list
-            source_text             TEXT NOT NULL,
-            source                  TEXT NOT NULL,
-            project_id              TEXT,
-            track                   TEXT,
-            key                     TEXT,
-            kind                    TEXT NOT NULL,
-            quality_form            REAL NOT NULL,
-            quality_filter          REAL NOT NULL,
-            quality_substance       REAL NOT NULL,
-            quality_factuality      REAL NOT NULL,
-            quality_score           REAL NOT NULL,
-            attribute               TEXT,
-            attribute_value         TEXT,
-            metadata                TEXT NOT NULL           -- JSON object
-        );
-        -- PRD §9 indexes. *types is a multi-entry index, kept as a side table.
-        CREATE TABLE memory_types (
-            memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
-            type      TEXT NOT NULL,
-            PRIMARY KEY (memory_id, type)
-        ) WITHOUT ROWID;
-        CREATE INDEX idx_memory_types_type ON memory_types(type);
-        CREATE INDEX idx_memories_status ON memories(status);
-        CREATE INDEX idx_memories_cluster ON memories(cluster_id);
-        CREATE INDEX idx_memories_last_accessed ON memories(last_accessed_at);
-        CREATE INDEX idx_memories_base_strength ON memories(base_strength);
-        CREATE INDEX idx_memories_valid_from ON memories(valid_from);
-        CREATE INDEX idx_memories_pinned ON memories(pinned);
-        CREATE INDEX idx_memories_mention_count ON memories(mention_count);
-        CREATE INDEX idx_memories_status_last_accessed ON memories(status, last_accessed_at);
-        CREATE INDEX idx_memories_status_pinned ON memories(status, pinned);
-        CREATE INDEX idx_memories_created ON memories(created_at);
-        CREATE INDEX idx_memories_attribute ON memories(attribute, status);
-        CREATE INDEX idx_memories_key ON memories(key);
-        CREATE INDEX idx_memories_session ON memories(source_session);
-
-        CREATE TABLE episodes (
-            id                 TEXT PRIMARY KEY,
-            summary            TEXT NOT NULL,
-            embedding          BLOB,
-            memories_extracted TEXT NOT NULL,
-            started_at         INTEGER NOT NULL,
-            ended_at           INTEGER NOT NULL,
-            turn_count         INTEGER NOT NULL,
-            emotional_valence  REAL NOT NULL,
-            topics             TEXT NOT NULL
-        );
-        CREATE INDEX idx_episodes_started ON episodes(started_at);
-
-        CREATE TABLE edges (
-            id              TEXT PRIMARY KEY,               -- f"{from_id}__{to_id}"
-            from_id         TEXT NOT NULL,
-            to_id           TEXT NOT NULL,
-            weight          REAL NOT NULL,
-            shared_entities TEXT NOT NULL,
-            created_at      INTEGER NOT NULL,
-            last_updated    INTEGER NOT NULL
-        );
-        CREATE INDEX idx_edges_from ON edges(from_id);
-        CREATE INDEX idx_edges_to ON edges(to_id);
-        CREATE INDEX idx_edges_weight ON edges(weight);
-        CREATE INDEX idx_edges_from_weight ON edges(from_id, weight);
-
-        CREATE TABLE clusters (
-            id              TEXT PRIMARY KEY,
-            centroid        BLOB,
-            member_ids      TEXT NOT NULL,
-            label           TEXT NOT NULL,
-            last_recomputed INTEGER NOT NULL
-        );
-        """,
-    )
+    _run(conn, M001_SCHEMA)
 
 
 def fts5_available(conn: sqlite3.Connection) -> bool:
