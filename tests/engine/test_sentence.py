@@ -1,0 +1,128 @@
+"""The sentence plan of ``learn()`` (``lokulmem._engine.sentence``) on hand-built records."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lokulmem import Config, Memory
+from lokulmem._engine.facts import Provenance
+from lokulmem._engine.sentence import LearnPlan, MessageFacts, gate, plan_message, plan_sentence
+from lokulmem.extraction import analyze_text
+
+NOW = 1_767_225_600_000
+CFG = Config()
+PROTOS = {"preference": np.eye(4, dtype=np.float32)[:1], "location": np.eye(4, dtype=np.float32)[1:2]}
+
+
+def vec(*xs: float) -> np.ndarray:
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def facts(**kw: object) -> MessageFacts:
+    fields: dict[str, object] = {
+        "source": Provenance(session_id="s", turn=3, now=NOW, message="the message", reply="the question"),
+        "personal": True,
+        "prototypes": PROTOS,
+    }
+    fields.update(kw)
+    return MessageFacts(**fields)  # type: ignore[arg-type]
+
+
+def stored(mid: str, content: str, v: np.ndarray, **kw: object) -> Memory:
+    a = analyze_text(content.replace("User", "I").replace("lives", "live"), CFG)
+    attr = a.attribute
+    return Memory(
+        id=mid,
+        content=content,
+        types=("location",),
+        embedding=v,
+        attribute=attr.key if attr else None,
+        attribute_value=attr.value if attr else None,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_gate_names_what_is_not_a_fact_unless_forced() -> None:
+    assert gate(analyze_text("Where should I eat tonight?", CFG), False, CFG) == "question"
+    assert gate(analyze_text("Thanks so much!", CFG), False, CFG) == "chit-chat"
+    assert gate(analyze_text("Where should I eat tonight?", CFG), True, CFG) is None
+    assert gate(analyze_text("I live in Porto.", CFG), False, CFG) is None
+
+
+def test_a_new_fact_is_stored_with_its_provenance() -> None:
+    plan = LearnPlan()
+    a = analyze_text("I live in Porto.", CFG)
+    v = vec(0, 1, 0, 0)
+    plan.vectors.append(v)
+    plan_sentence(plan, a, v, {}, {}, facts(), CFG)
+    (m,) = plan.new
+    assert m.content == "User lives in Porto." and m.attribute == "user.residence"
+    assert (m.source_session, m.source_turn, m.created_at) == ("s", 3, NOW)
+    assert (m.source_context, m.reply_context) == ("the message", "the question")
+    assert m.context_embedding is None  # filled by the engine once per message
+    (d,) = plan.decisions
+    assert d.outcome == "stored" and d.memory_id == m.id and d.novelty == 1.0
+
+
+def test_a_changed_attribute_closes_the_old_fact() -> None:
+    old = stored("old", "User lives in Berlin.", vec(0, 1, 0.2, 0), created_at=NOW - 10)
+    plan = plan_message(
+        [analyze_text("I live in Lisbon.", CFG)],
+        [vec(0, 1, 0, 0)],
+        [({"old": old}, {"old": 0.8})],
+        facts(),
+        CFG,
+    )
+    (new,) = plan.new
+    (event,) = plan.contradictions
+    assert event.resolution == "conflict" and event.existing.id == "old" and event.incoming.id == new.id
+    assert plan.updates["old"].status == "superseded" and plan.updates["old"].superseded_by == new.id
+    assert "old" in plan.removed_from_index and new.metadata["supersedes"] == "old"
+    temporal = plan_message(
+        [analyze_text("I used to live in Berlin, now I live in Lisbon.", CFG)],
+        [vec(0, 1, 0, 0)],
+        [({"old": old}, {"old": 0.8})],
+        facts(),
+        CFG,
+    )
+    closed = temporal.updates["old"]
+    assert temporal.contradictions[0].resolution == "temporal-coexistence"
+    assert closed.status == "active" and closed.valid_to == NOW and "old" not in temporal.removed_from_index
+    assert temporal.new[0].temporal_supersedes == "old"
+
+
+def test_a_restatement_reinforces_and_a_skipped_type_is_not_stored() -> None:
+    old = stored("old", "User lives in Berlin.", vec(0, 1, 0, 0), base_strength=1.0)
+    plan = plan_message(
+        [analyze_text("I live in Berlin.", CFG)],
+        [vec(0, 1, 0, 0)],
+        [({"old": old}, {"old": 0.99})],
+        facts(),
+        CFG,
+    )
+    assert plan.new == [] and plan.reinforced == ["old"]
+    assert plan.updates["old"].base_strength == 1.0 + CFG.reinforcement_step
+    assert plan.updates["old"].source_conversation_ids == ("s",)
+    skipped = plan_message(
+        [analyze_text("I live in Berlin.", CFG)],
+        [vec(0, 1, 0, 0)],
+        [({}, {})],
+        facts(skip=frozenset({"location"})),
+        CFG,
+    )
+    assert skipped.new == [] and skipped.decisions[0].outcome == "skipped-type"
+
+
+def test_gated_sentences_need_no_candidates_and_others_do() -> None:
+    plan = plan_message(
+        [analyze_text("What time is it?", CFG), analyze_text("I love sushi.", CFG)],
+        [vec(1, 0, 0, 0), vec(1, 0, 0, 0)],
+        [None, ({}, {})],
+        facts(),
+        CFG,
+    )
+    assert [d.outcome for d in plan.decisions] == ["question", "stored"] and len(plan.vectors) == 2
+    with pytest.raises(ValueError, match="stage-1"):
+        plan_message([analyze_text("I love sushi.", CFG)], [vec(1, 0, 0, 0)], [None], facts(), CFG)

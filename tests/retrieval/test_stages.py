@@ -1,0 +1,137 @@
+"""The recall stages (``lokulmem.retrieval.stages``) on hand-built records: no store, no model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lokulmem import Config, Memory
+from lokulmem.retrieval import stages as st
+
+NOW = 1_767_225_600_000
+CFG = Config()
+
+
+def vec(*xs: float) -> np.ndarray:
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def mem(mid: str, v: np.ndarray, **kw: object) -> Memory:
+    fields: dict[str, object] = {"content": f"User fact {mid}.", "types": ("preference",), "created_at": NOW}
+    fields.update(kw)
+    return Memory(id=mid, embedding=v, **fields)  # type: ignore[arg-type]
+
+
+QUERY = vec(1, 0, 0, 0)
+
+
+def scored(
+    *memories: Memory, lexical: dict[str, float] | None = None, topic: str | None = None
+) -> list[st.Scored]:
+    pool = st.Pool(
+        memories=memories,
+        similarities={m.id: float(m.embedding @ QUERY) for m in memories if m.embedding is not None},
+        lexical=lexical or {},
+    )
+    return st.score(pool, query=QUERY, turn_vectors=[], topic=topic, now_ms=NOW, config=CFG)
+
+
+def test_score_sums_its_components_best_first_and_skips_inactive() -> None:
+    near, far = mem("near", vec(1, 0.1, 0, 0)), mem("far", vec(0, 1, 0, 0))
+    gone = mem("gone", vec(1, 0, 0, 0), status="superseded")
+    out = scored(far, gone, near, lexical={"far": 1.0})
+    assert [s.memory.id for s in out] == ["far", "near"]  # the lexical match outweighs the cosine
+    w = CFG.retrieval_weights
+    assert out[0].breakdown.lexical == pytest.approx(w.lexical)
+    assert out[1].breakdown.semantic == pytest.approx(w.semantic * float(near.embedding @ QUERY))  # type: ignore[operator]
+    for s in out:
+        b = s.breakdown
+        assert b.total == pytest.approx(
+            b.semantic + b.recency + b.strength + b.continuity + b.lexical + b.cluster
+        )
+
+
+def test_the_semantic_term_blends_the_message_vector_and_the_topic_gets_its_bonus() -> None:
+    m = mem("m", vec(0, 1, 0, 0), context_embedding=vec(1, 0, 0, 0), cluster_id="c1")
+    (s,) = scored(m, topic="c1")
+    w = CFG.context_vector_weight
+    assert s.breakdown.semantic == pytest.approx(CFG.retrieval_weights.semantic * w)
+    assert s.breakdown.cluster == CFG.cluster_bonus and s.similarity == pytest.approx(0.0, abs=1e-6)
+
+
+def test_context_once_keeps_a_messages_words_for_its_best_memory() -> None:
+    a = mem("a", vec(1, 0, 0, 0), source_context="I moved to Porto and bought a bike.", source_session="s")
+    b = mem("b", vec(1, 1, 0, 0), source_context="I moved to Porto and bought a bike.", source_session="s")
+    ranked = scored(a, b, lexical={"a": 1.0, "b": 1.0})
+    once = st.context_once(ranked, {"a": 0.0, "b": 0.2}, CFG)
+    assert [s.memory.id for s in once] == ["a", "b"]
+    assert once[0].breakdown.lexical == ranked[0].breakdown.lexical
+    assert once[1].breakdown.lexical == pytest.approx(CFG.retrieval_weights.lexical * 0.2)
+
+
+def test_rank_puts_pinned_memories_above_the_floor_first() -> None:
+    top, pinned = mem("top", vec(1, 0, 0, 0)), mem("pin", vec(1, 1, 1, 0), pinned=True)
+    ranked = st.rank(scored(top, pinned), floor=0.07)
+    assert [s.memory.id for s in ranked] == ["pin", "top"]
+    assert [s.memory.id for s in st.rank(scored(top, pinned), floor=0.99)] == ["top", "pin"]
+
+
+def test_select_records_why_each_candidate_was_left_out() -> None:
+    memories = [mem(f"m{i}", vec(1, i * 0.3, 0, 0)) for i in range(4)]
+    memories.append(mem("emo", vec(1, 0, 0, 0.1), types=("emotional",)))
+    memories.append(mem("weak", vec(0, 0, 1, 0), created_at=NOW - 10**10))
+    ranked = st.rank(scored(*memories), floor=0.2)
+    chosen, reasons = st.select(
+        ranked,
+        floor=0.2,
+        limit=2,
+        budget=1000,
+        type_filter=frozenset({"preference"}),
+        config=CFG,
+        counter=None,
+    )
+    assert [s.memory.id for s, _ in chosen] == ["m0", "m1"]
+    assert reasons["emo"] == st.TYPE_FILTERED and reasons["weak"] == st.BELOW_FLOOR
+    assert reasons["m2"] == reasons["m3"] == st.LIMIT_REACHED
+    assert reasons["m0"] is None
+
+
+def test_select_and_fit_keep_the_block_within_the_tokens_available() -> None:
+    ranked = st.rank(scored(*[mem(f"m{i}", vec(1, i * 0.1, 0, 0)) for i in range(5)]), floor=0.0)
+    line_tokens = len("- User fact m0.") // 4 + 8
+    chosen, reasons = st.select(
+        ranked, floor=0.0, limit=10, budget=2 * line_tokens, type_filter=None, config=CFG, counter=None
+    )
+    assert 1 <= len(chosen) <= 2 and st.BUDGET_EXHAUSTED in reasons.values()
+    selection = st.fit_block(chosen, reasons, available=5, counter=None)  # too small for any block
+    assert selection.chosen == () and selection.block == "" and selection.tokens_used == 0
+    assert all(selection.reasons[s.memory.id] == st.BUDGET_EXHAUSTED for s, _ in chosen)
+
+
+def test_debug_records_show_the_injected_and_the_excluded() -> None:
+    ranked = st.rank(scored(mem("a", vec(1, 0, 0, 0)), mem("b", vec(0, 1, 0, 0))), floor=0.3)
+    chosen, reasons = st.select(
+        ranked, floor=0.3, limit=10, budget=1000, type_filter=None, config=CFG, counter=None
+    )
+    selection = st.fit_block(chosen, reasons, available=1000, counter=None)
+    (injected,) = st.injected_debug(selection, CFG, None)
+    assert injected.memory.id == "a" and injected.injection_rank == 1 and injected.reason
+    candidates = st.candidate_debug(ranked, selection.reasons, CFG)
+    assert [(c.memory.id, c.injected, c.excluded_reason) for c in candidates] == [
+        ("a", True, None),
+        ("b", False, st.BELOW_FLOOR),
+    ]
+
+
+def test_available_tokens_and_pool_merging() -> None:
+    history = [{"role": "system", "content": "x" * 400}, {"role": "user", "content": "y" * 400}]
+    assert (
+        st.available_tokens(history, "z" * 40, CFG, None)
+        == CFG.context_window_size - 100 - 100 - 10 - CFG.response_buffer
+    )
+    extra = st.merge_ids(["a"], pinned=["a", "p"], lexical=["l", "a", "gone"], indexed=lambda i: i != "gone")
+    assert extra == ["p", "l"]
+    assert st.topic_of(None, [], QUERY) is None
+    centroids = np.stack([vec(0, 1, 0, 0), vec(1, 0, 0, 0)])
+    assert st.topic_of(centroids, ["c0", "c1"], QUERY) == "c1"
