@@ -25,7 +25,7 @@ import numpy.typing as npt
 from ..config import Config
 from ..contradiction import Candidate, Verdict, judge
 from ..decay import initial_strength
-from ..extraction import Analysis, quality_walls
+from ..extraction import Analysis, classify_by_prototype, quality_walls, substance
 from ..extraction.dates import event_time
 from ..records import ContradictionEvent, Memory, QualityWalls, Resolution
 
@@ -35,6 +35,8 @@ __all__ = [
     "close_fact",
     "correct",
     "frozen",
+    "imported_types",
+    "learned_types",
     "memory_from_pack_entry",
     "memory_from_sentence",
 ]
@@ -97,6 +99,31 @@ def close_fact(existing: Memory, incoming: Memory, verdict: Verdict, now: int) -
         attribute=verdict.attribute,
     )
     return Closure(closed=closed, incoming=incoming, event=event)
+
+
+def learned_types(a: Analysis, vec: Vector, prototypes: Mapping[str, Vector], config: Config) -> list[str]:
+    """The types ``learn()`` gives a sentence: its rule types, plus the nearest durable
+    prototype when it has none or they need backing (a feeling with content beside
+    it: ``backed_types``, ``backing_min_terms``)."""
+    types = list(a.rule_types)
+    backed = (
+        config.backing_min_terms > 0
+        and bool(types)
+        and all(t in config.backed_types for t in types)
+        and substance(a.sentence, types) >= config.backing_min_terms
+    )
+    if not types or backed:
+        proto = classify_by_prototype(vec, dict(prototypes))
+        if proto and proto not in types:
+            types.append(proto)
+    return types
+
+
+def imported_types(a: Analysis, vec: Vector, prototypes: Mapping[str, Vector]) -> list[str]:
+    """The types a memory-pack entry gets: its rule types, or else the nearest prototype
+    of any type (transient ones included: a pack entry has no conversation to cue it).
+    Kept apart from :func:`learned_types` on purpose; the golden trace holds both."""
+    return list(a.rule_types) or [t for t in [classify_by_prototype(vec, dict(prototypes))] if t]
 
 
 @dataclass(frozen=True)

@@ -21,16 +21,14 @@ from ..contradiction import Candidate, judge
 from ..decay import reinforce
 from ..extraction import (
     Analysis,
-    classify_by_prototype,
     extraction_score,
     recurrence,
-    substance,
 )
 from ..extraction import (
     novelty as novelty_of,
 )
 from ..records import ContradictionEvent, Memory, SentenceDecision
-from .facts import Provenance, close_fact, memory_from_sentence
+from .facts import Provenance, close_fact, learned_types, memory_from_sentence
 
 __all__ = ["LearnPlan", "MessageFacts", "gate", "plan_message", "plan_sentence", "with_context_vector"]
 
@@ -109,22 +107,6 @@ def _decision(
     )
 
 
-def _types(a: Analysis, vec: Vector, facts: MessageFacts, config: Config) -> list[str]:
-    """Rule types, plus the nearest durable prototype when there are none or they need backing."""
-    types = list(a.rule_types)
-    backed = (
-        config.backing_min_terms > 0
-        and bool(types)
-        and all(t in config.backed_types for t in types)
-        and substance(a.sentence, types) >= config.backing_min_terms
-    )
-    if not types or backed:
-        proto = classify_by_prototype(vec, dict(facts.prototypes))
-        if proto and proto not in types:
-            types.append(proto)
-    return types
-
-
 def _candidates(
     plan: LearnPlan, vec: Vector, stored: Mapping[str, Memory], sims: Mapping[str, float]
 ) -> list[Candidate]:
@@ -175,7 +157,7 @@ def plan_sentence(
     occurrences += sum(1 for v in plan.vectors[:-1] if float(v @ vec) > cfg.recurrence_similarity)
     rec = recurrence(occurrences, cfg)
     score = extraction_score(novelty, a.specificity, rec, cfg)
-    types = _types(a, vec, facts, cfg)
+    types = learned_types(a, vec, facts.prototypes, cfg)
     if facts.skip and types:
         kept = [t for t in types if t not in facts.skip]
         if not kept:

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .._engine.facts import frozen, memory_from_pack_entry
+from .._engine.facts import frozen, imported_types, memory_from_pack_entry
 from .._engine.unit import Changes
-from ..extraction import analyze_text, classify_by_prototype, quality_walls, to_first_person
+from ..extraction import analyze_text, quality_walls, to_first_person
 from ..records import Memory, RejectedItem
 from ..storage import MemoryQuery, Storage
 from ..transfer import PackEntry, ParsedPack
@@ -71,7 +71,7 @@ def pack_memories(
             reason = f"quality {score:.2f} below threshold {gate.threshold:.2f}"
             rejected.append(RejectedItem(index=e.index, key=e.key, reason=reason))
             continue
-        types = list(analysis.rule_types) or [t for t in [classify_by_prototype(vec, protos)] if t]
+        types = imported_types(analysis, vec, protos)
         provenance = {
             "pack": pack.name,
             "origin": audit.origin,
