@@ -31,9 +31,7 @@ from ..extraction.attributes import Attribute
 from ..index import BruteForceIndex
 from ..maintenance import holder_id, run_maintenance
 from ..records import (
-    AugmentResult,
     Cluster,
-    LearnResult,
     MaintenanceReport,
     Memory,
     MemoryStats,
@@ -367,45 +365,6 @@ class Engine:
                 self._prototypes = out
             return self._prototypes
 
-    # -- the three verbs' engine side ------------------------------------------------
-    def learn(
-        self,
-        user_message: object,
-        assistant_response: object = "",
-        *,
-        session_id: str | None = None,
-        force_extract: bool = False,
-        skip_types: Sequence[str] = (),
-        in_reply_to: str | None = None,
-    ) -> LearnResult:
-        return run_learn(
-            self,
-            user_message,
-            assistant_response,
-            session_id=session_id,
-            force_extract=force_extract,
-            skip_types=skip_types,
-            in_reply_to=in_reply_to,
-        )
-
-    def augment(
-        self,
-        message: object,
-        history: object = None,
-        *,
-        max_memories: int | None = None,
-        min_relevance: float | None = None,
-        types: Sequence[str] | None = None,
-        debug: bool = False,
-        reinforce_injected: bool = True,
-    ) -> AugmentResult:
-        return run_augment(
-            self,
-            message,
-            history,
-            max_memories=max_memories,
-            min_relevance=min_relevance,
-            types=types,
-            debug=debug,
-            reinforce_injected=reinforce_injected,
-        )
+    # -- the three verbs' engine side: orchestrations in their own modules ---------------
+    learn = run_learn
+    augment = run_augment
