@@ -54,20 +54,18 @@ class LearnArgs:
     ) -> LearnArgs:
         text = check_str("user_message", user_message)
         response = "" if assistant_response is None else check_str("assistant_response", assistant_response)
-        if in_reply_to is not None:
-            check_str("in_reply_to", in_reply_to)
-        if session_id is not None:
-            check_str("session_id", session_id)
-            if not str(session_id).strip():
-                raise ValidationError("session_id", "must not be empty")
+        reply = None if in_reply_to is None else check_str("in_reply_to", in_reply_to)
+        session = None if session_id is None else check_str("session_id", session_id)
+        if session is not None and not session.strip():
+            raise ValidationError("session_id", "must not be empty")
         _type_names("skip_types", skip_types)
         return cls(
             text=text[: config.max_message_chars],
             response=response,
-            session_id=session_id,  # type: ignore[arg-type]  # checked above
+            session_id=session,
             force=force_extract,
             skip=frozenset(skip_types),
-            in_reply_to=in_reply_to,  # type: ignore[arg-type]  # checked above
+            in_reply_to=reply,
             truncated=len(text) > config.max_message_chars,
         )
 

@@ -369,7 +369,8 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
 def _rule(name: str, pattern: str) -> Rule:
     settings = dict(_SETTINGS.get(name, {}))
     attribute = str(settings.pop("attribute", name))
-    return Rule(name=name, pattern=re.compile(pattern, re.IGNORECASE), attribute=attribute, **settings)  # type: ignore[arg-type]  # settings are typed by Rule's fields
+    # The settings table holds Rule's own keyword arguments; Rule checks them when built.
+    return Rule(name=name, pattern=re.compile(pattern, re.IGNORECASE), attribute=attribute, **settings)  # type: ignore[arg-type]
 
 
 #: Every rule, in the order they are tried.
