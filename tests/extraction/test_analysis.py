@@ -1,0 +1,31 @@
+"""A sentence's analysis and the E(s) score (``lokulmem.extraction``)."""
+
+import pytest
+
+from lokulmem import Config
+from lokulmem.extraction import (
+    analyze_text,
+    extraction_score,
+    is_question,
+    recurrence,
+    valence,
+)
+
+
+def test_e_score_is_the_prd_formula() -> None:
+    c = Config()
+    assert recurrence(0, c) == pytest.approx(0.2)
+    assert recurrence(4, c) == 1.0
+    assert extraction_score(1.0, 0.25, 0.2, c) == pytest.approx(0.35 + 0.45 * 0.25 + 0.2 * 0.2)
+
+
+def test_types_questions_and_valence() -> None:
+    c = Config(custom_types=({"name": "medical", "decay_lambda": 0.00005, "keywords": ["allergy"]},))  # type: ignore[arg-type]
+    a = analyze_text("My sister Maya lives in Paris", c)
+    assert {"relational", "location"} <= set(a.rule_types)
+    assert "medical" in analyze_text("I have a peanut allergy", c).rule_types
+    assert "emotional" in analyze_text("I'm so stressed about work", c).rule_types
+    assert is_question("Where do I live?") and not is_question("I live in Berlin.")
+    assert valence("I am so happy and excited!") > 0.6
+    assert valence("I'm not happy") < 0
+    assert valence("The meeting is at noon") == 0.0

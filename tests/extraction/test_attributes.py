@@ -1,0 +1,38 @@
+"""Typed attributes read by rules (``lokulmem.extraction.attributes``)."""
+
+import pytest
+
+from lokulmem.extraction import (
+    extract_attribute,
+)
+
+
+def test_attributes_carry_entity_and_value() -> None:
+    a = extract_attribute("My sister lives in Paris")
+    assert a is not None and (a.key, a.value) == ("sister.residence", "paris")
+    b = extract_attribute("I'm no longer at Acme Corp")
+    assert b is not None and b.key == "user.employer" and b.negated
+    assert extract_attribute("I like pizza") is None  # multi-valued: no conflicts
+    assert extract_attribute("I'm at the gym") is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key", "value"),
+    [
+        ("I live alone.", "user.household", "alone"),
+        ("I live with my wife and two kids.", "user.household", "wife"),
+        ("I moved into my own flat.", "user.household", "own place"),
+        ("I'm a Mac user.", "user.platform:computer", "mac"),
+        ("I switched to a Pixel.", "user.platform:phone", "android"),
+        ("Now I cycle to work.", "user.commute", "bike"),
+        ("I have one sister.", "user.count:sisters", "1"),
+        ("I'm an only child.", "user.count:siblings", "0"),
+        ("I have a dog named Rex.", "user.pet_name:dog", "rex"),
+        ("I got a new job at the library.", "user.employer", "library"),
+        ("I switched to studying medicine.", "user.study", "medicine"),
+        ("I live near the beach.", "user.residence", "beach"),
+    ],
+)
+def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
+    a = extract_attribute(sentence)
+    assert a is not None and (a.key, a.value) == (key, value)

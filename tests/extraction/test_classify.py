@@ -1,0 +1,43 @@
+"""Typing by rules and the substance beside a transient cue (``lokulmem.extraction.classify``)."""
+
+import pytest
+
+from lokulmem import Config
+from lokulmem.extraction import (
+    analyze_text,
+    substance,
+)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["I'm just watching The Office again.", "I am a huge Game of Thrones fan.", "My fave show is Friends."],
+)
+def test_what_one_watches_is_a_preference(sentence: str) -> None:
+    assert "preference" in analyze_text(sentence, Config()).rule_types
+
+
+@pytest.mark.parametrize(
+    ("sentence", "temporal"),
+    [
+        ("I have a job interview on Friday", True),
+        ("I'm going on a trip next month", True),
+        ("My flight leaves tomorrow", True),
+        ("Last Friday I went to a council meeting", False),
+        ("I took a short trip to Rome last week", False),
+        ("I had my driving exam two weeks ago", False),
+    ],
+)
+def test_past_events_are_not_temporal_context(sentence: str, temporal: bool) -> None:
+    # PRD §7 temporal = time-sensitive context ("this week", deadlines); an
+    # event told in the past is history, not an upcoming appointment.
+    assert ("temporal" in analyze_text(sentence, Config()).rule_types) is temporal
+
+
+def test_substance_counts_content_beside_the_transient_cue() -> None:
+    assert substance("I'm so excited too", ["emotional"]) == 0
+    assert substance("Maya is excited and kinda nervous", ["emotional"]) == 0
+    n = substance("I felt super powerful giving my talk at the school", ["emotional"])
+    assert n >= 4  # powerful, giving, talk, school
+    # Capitalised words inside the sentence are names and do not count.
+    assert substance("I'm happy for Priya and Omar", ["emotional"]) == 0

@@ -1,0 +1,24 @@
+"""First person → facts about the user (``lokulmem.extraction.rewrite``)."""
+
+import pytest
+
+from lokulmem.extraction import (
+    to_user_fact,
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("I live in Berlin", "User lives in Berlin."),
+        ("Well, I really love hiking!", "User really loves hiking."),
+        ("my sister is Maya", "User's sister is Maya."),
+        ("I'm no longer at Acme Corp", "User is no longer at Acme Corp."),
+        ("I no longer work at the clinic", "User no longer works at the clinic."),
+        ("I don't like cats", "User doesn't like cats."),
+        ("I go to the gym every day", "User goes to the gym every day."),
+        ("I've been learning Spanish", "User has been learning Spanish."),
+    ],
+)
+def test_facts_read_as_facts_about_the_user(sentence: str, fact: str) -> None:
+    assert to_user_fact(sentence) == fact
