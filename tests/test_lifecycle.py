@@ -8,13 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from helpers import searchable_ids
 from lokulmem import Cluster, Edge, LokulMem, ManualClock, Memory, MiniLMEmbedder
 from lokulmem.clock import MS_PER_DAY, MS_PER_HOUR
-from lokulmem.clustering import choose_k, kmeans, label_terms
+from lokulmem.clustering import choose_k
 from lokulmem.config import Config
 from lokulmem.lifecycle import plan_sweep
 from lokulmem.maintenance import LEASE, SWEEP_COUNT
@@ -205,23 +204,6 @@ def test_clustering_runs_at_session_start_after_ten_new(mem: LokulMem) -> None:
     before = {c.id for c in mem.storage.all_clusters()}
     mem.learn("I like card games too.", session_id="c")  # only 1 new since: no re-run
     assert {c.id for c in mem.storage.all_clusters()} == before
-
-
-def test_kmeans_small_and_degenerate_inputs() -> None:
-    rng = np.random.default_rng(0)
-    x = rng.normal(size=(2, 8)).astype(np.float32)
-    r = kmeans(x, choose_k(2))  # K = 3 > 2 memories: each is its own cluster
-    assert sorted(r.labels.tolist()) == [0, 1] and r.centroids.shape == (2, 8)
-    same = np.ones((5, 8), dtype=np.float32)
-    r = kmeans(same, 3)
-    assert r.centroids.shape[0] == 1 and set(r.labels.tolist()) == {0}
-    r = kmeans(np.zeros((0, 8), dtype=np.float32), 3)
-    assert r.labels.size == 0 and choose_k(0) == 0
-    # Deterministic for a seed.
-    y = rng.normal(size=(200, 16)).astype(np.float32)
-    assert np.array_equal(kmeans(y, 5, seed=3).labels, kmeans(y, 5, seed=3).labels)
-    assert choose_k(1000) == 22 and choose_k(10) == 3
-    assert label_terms("User loves hiking in the Alps.", ["User went hiking."]) == "hiking Alps"
 
 
 def test_clustering_fewer_memories_than_k(mem: LokulMem) -> None:
