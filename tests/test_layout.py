@@ -1,0 +1,78 @@
+"""Every source module has its tests: a test module of the same name, or one named here.
+
+A new module without either fails this test, so nothing lands untested by
+accident; the map says where each module's behaviour is exercised.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "src" / "lokulmem"
+TESTS = ROOT / "tests"
+
+#: Modules tested through another test module (path under src/lokulmem → tests path).
+COVERED_BY = {
+    "_engine/args.py": "test_client.py",
+    "_engine/engine.py": "test_client.py",
+    "_engine/learning.py": "test_client.py",
+    "_engine/recall.py": "test_retrieval.py",
+    "_engine/stats.py": "test_manage.py",
+    "analytics.py": "test_manage.py",
+    "clock.py": "test_decay.py",
+    "config/options.py": "test_config.py",
+    "config/parts.py": "test_config.py",
+    "embedding/cache.py": "test_embedding.py",
+    "embedding/minilm.py": "test_embedding.py",
+    "embedding/protocol.py": "test_storage.py",
+    "errors.py": "test_public_api.py",
+    "events.py": "test_manage.py",
+    "extraction/attribute_rules.py": "extraction/test_attributes.py",
+    "extraction/lexicon.py": "extraction/test_classify.py",
+    "extraction/quality.py": "test_transfer.py",
+    "extraction/valence.py": "extraction/test_analysis.py",
+    "index/brute.py": "test_index.py",
+    "maintenance.py": "test_lifecycle.py",
+    "manage/_base.py": "test_manage.py",
+    "manage/import_export.py": "test_transfer.py",
+    "manage/import_pack.py": "test_transfer.py",
+    "manage/importing.py": "test_transfer.py",
+    "manage/manager.py": "test_async.py",
+    "manage/mutations.py": "test_manage.py",
+    "manage/queries.py": "test_manage.py",
+    "records/memory.py": "test_storage.py",
+    "records/panel.py": "test_manage.py",
+    "records/results.py": "test_retrieval.py",
+    "retrieval/budget.py": "test_retrieval.py",
+    "retrieval/injection.py": "test_retrieval.py",
+    "retrieval/query.py": "test_retrieval.py",
+    "retrieval/scoring.py": "retrieval/test_stages.py",
+    "storage/migrations.py": "test_storage.py",
+    "storage/protocol.py": "test_storage.py",
+    "storage/sqlite.py": "test_storage.py",
+    "storage/sqlite_base.py": "test_storage.py",
+    "storage/sqlite_graph.py": "test_transfer.py",
+    "storage/sqlite_queries.py": "test_storage.py",
+    "storage/sqlite_rows.py": "test_storage.py",
+    "transfer/reading.py": "test_transfer.py",
+    "transfer/writing.py": "test_transfer.py",
+}
+
+
+def test_every_module_has_its_tests() -> None:
+    named = {p.stem for p in TESTS.rglob("test_*.py")}
+    missing = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        rel = path.relative_to(SOURCE).as_posix()
+        if path.name == "__init__.py" or f"test_{path.stem.lstrip('_')}" in named:
+            continue
+        if rel not in COVERED_BY:
+            missing.append(rel)
+    assert not missing, f"modules with no test module of their name and none in COVERED_BY: {missing}"
+
+
+def test_the_map_names_real_files() -> None:
+    for module, test in COVERED_BY.items():
+        assert (SOURCE / module).exists(), f"COVERED_BY names a module that is gone: {module}"
+        assert (TESTS / test).exists(), f"COVERED_BY names a test module that is gone: {test}"
