@@ -103,10 +103,6 @@ class Engine:
             )
 
     # -- lifecycle ------------------------------------------------------
-    @property
-    def ready(self) -> bool:
-        return self._ready
-
     def init(self) -> None:
         with self.lock:
             if self._closed:
@@ -151,8 +147,9 @@ class Engine:
     # -- maintenance -----------------------------------------------------------
     def maintenance(self, *, sweep: bool | None = True, cluster: bool | None = None) -> MaintenanceReport:
         """Run maintenance now, on this thread (see :mod:`lokulmem.maintenance`)."""
-        with self.reading():
-            pass
+        with self.lock:  # ready, and in step with other processes' commits
+            self.ensure()
+            self.sync_index()
         return run_maintenance(self, sweep=sweep, cluster=cluster)
 
     def schedule_maintenance(
@@ -223,14 +220,9 @@ class Engine:
     def fetch_cached(self, ids: Sequence[str]) -> list[Memory]:
         """``storage.get_memories`` through the record cache (same order, missing ids
         dropped).  The caller holds the lock."""
-        for m in self.storage.get_memories([i for i in ids if i not in self.records]):
+        for m in self.storage.get_memories(self.records.missing(ids)):
             self.records.put(m)
         return self.records.take(ids)
-
-    def fetch(self, ids: Sequence[str]) -> list[Memory]:
-        """Memories by id through the record cache (order kept, unknown ids dropped)."""
-        with self.reading():
-            return self.fetch_cached(ids)
 
     # -- the unit of work -------------------------------------------------------
     def commit(self, plan: Changes | Callable[[], Changes]) -> Changes:
@@ -311,16 +303,6 @@ class Engine:
         if m is None:
             raise MemoryNotFoundError(memory_id)
         return m
-
-    def count_active(self) -> int:
-        with self.lock:
-            self.ensure()
-            return self.storage.count_memories("active")
-
-    def all_memories(self) -> list[Memory]:
-        with self.lock:
-            self.ensure()
-            return self.storage.all_memories()
 
     def stats(self) -> MemoryStats:
         with self.reading():

@@ -67,6 +67,11 @@ class RecordCache:
     def __contains__(self, memory_id: object) -> bool:
         return memory_id in self._records
 
+    def missing(self, ids: Sequence[str]) -> list[str]:
+        """The ids of ``ids`` not cached (in order)."""
+        records = self._records
+        return [i for i in ids if i not in records]
+
     def put(self, memory: Memory) -> None:
         self._records[memory.id] = memory
         self._records.move_to_end(memory.id)
