@@ -27,6 +27,7 @@ __all__ = [
     "Scored",
     "Selection",
     "available_tokens",
+    "block_overhead",
     "candidate_debug",
     "context_once",
     "fit_block",
