@@ -6,7 +6,7 @@ Three verbs: ``augment()`` before the LLM call, ``learn()`` after it, and
 
 from .client import AsyncLokulMem, LokulMem
 from .clock import Clock, ManualClock, SystemClock
-from .config import Config, CustomType, ExtractionWeights, RetrievalWeights, SpecificityWeights
+from .config import Config, CustomType, ExtractionWeights, InjectionMode, RetrievalWeights, SpecificityWeights
 from .embedding import CachedEmbedder, Embedder, MiniLMEmbedder
 from .errors import (
     ConfigError,
@@ -47,11 +47,12 @@ from .records import (
     SentenceDecision,
     TimelineDay,
 )
+from .retrieval import split_system
 from .storage import MemoryQuery, SQLiteStorage, Storage
 
 __version__ = "0.1.0"
 
-__all__ = [
+__all__ = [  # noqa: RUF022  # plain sort, dunders last (tests/test_public_api.py), not isort-style
     "AsyncLokulMem",
     "AsyncManager",
     "AugmentResult",
@@ -73,6 +74,7 @@ __all__ = [
     "ImportFormatError",
     "ImportResult",
     "InjectedMemory",
+    "InjectionMode",
     "InjectionPreview",
     "LearnResult",
     "Lineage",
@@ -104,5 +106,6 @@ __all__ = [
     "SystemClock",
     "TimelineDay",
     "ValidationError",
+    "split_system",
     "__version__",
 ]

@@ -123,7 +123,9 @@ def run_augment(
         if not args.text.strip():
             empty = st.Selection(chosen=(), reasons={}, block="", tokens_used=0)
             audit = _audit(engine, empty, (), available, 0.0, 0.0, 0) if debug else None
-            return AugmentResult(messages=inject(args.history, args.text, ""), debug=audit)
+            return AugmentResult(
+                messages=inject(args.history, args.text, "", cfg.injection_mode), debug=audit
+            )
         now = engine.clock.now_ms()
         t0 = time.perf_counter()
         query, turn_vectors = _embed_query(engine, args)
@@ -156,7 +158,9 @@ def run_augment(
         candidates = st.candidate_debug(ranked, selection.reasons, cfg)
         audit = _audit(engine, selection, candidates, available, t1 - t0, t2 - t1, searched)
     return AugmentResult(
-        messages=inject(args.history, args.text, selection.block), debug=audit, context=selection.block
+        messages=inject(args.history, args.text, selection.block, cfg.injection_mode),
+        debug=audit,
+        context=selection.block,
     )
 
 

@@ -20,11 +20,13 @@ from .parts import (
     DEFAULT_TEMPORAL_MARKERS,
     DEFAULT_TYPES,
     DEFAULT_WEAK_TEMPORAL_MARKERS,
+    INJECTION_MODES,
     MAX_MINILM_TOKENS,
     TYPE_NAME,
     CustomType,
     DecayModel,
     ExtractionWeights,
+    InjectionMode,
     MultiTypeLambda,
     RetrievalWeights,
     SpecificityWeights,
@@ -164,6 +166,11 @@ class Config:
     context_window_size: int = posint(4096)
     #: Tokens kept free for the LLM's reply when sizing the memory block.
     response_buffer: int = count(512)
+    #: Where ``augment()`` puts the memory block (PRD §10.5): ``prepend-system``
+    #: (front of the first system message), ``new-system-message``,
+    #: ``developer-message`` (OpenAI's developer role) or ``user-turn-prefix``
+    #: (front of the user's message; see ``lokulmem.split_system`` for Anthropic).
+    injection_mode: InjectionMode = "prepend-system"
     #: Reserved for the ANN index (PRD §11): search will switch to it above this many
     #: vectors.  Not read yet: every search is exact today, whatever the value.
     hnsw_threshold: int = posint(3000)
@@ -335,6 +342,10 @@ class Config:
             raise ConfigError("response_buffer", "must be smaller than context_window_size")
         if self.decay_model not in ("ebbinghaus", "linear", "none"):
             raise ConfigError("decay_model", f"unknown model {self.decay_model!r}")
+        if self.injection_mode not in INJECTION_MODES:
+            raise ConfigError(
+                "injection_mode", f"unknown mode {self.injection_mode!r} (use one of {list(INJECTION_MODES)})"
+            )
         if self.multi_type_lambda not in ("min", "max", "mean"):
             raise ConfigError("multi_type_lambda", f"unknown rule {self.multi_type_lambda!r}")
         if not isinstance(self.user_label, str) or not self.user_label.strip():

@@ -16,11 +16,13 @@ __all__ = [
     "DEFAULT_TEMPORAL_MARKERS",
     "DEFAULT_TYPES",
     "DEFAULT_WEAK_TEMPORAL_MARKERS",
+    "INJECTION_MODES",
     "MAX_MINILM_TOKENS",
     "TYPE_NAME",
     "CustomType",
     "DecayModel",
     "ExtractionWeights",
+    "InjectionMode",
     "MultiTypeLambda",
     "RetrievalWeights",
     "SpecificityWeights",
@@ -216,3 +218,11 @@ class CustomType:
 
 DecayModel = Literal["ebbinghaus", "linear", "none"]
 MultiTypeLambda = Literal["min", "max", "mean"]
+InjectionMode = Literal["prepend-system", "new-system-message", "developer-message", "user-turn-prefix"]
+#: Every injection mode (PRD §10.5), the default first.
+INJECTION_MODES: tuple[InjectionMode, ...] = (
+    "prepend-system",
+    "new-system-message",
+    "developer-message",
+    "user-turn-prefix",
+)

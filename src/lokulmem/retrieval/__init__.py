@@ -1,7 +1,7 @@
 """Layer 3 — what gets injected (PRD §6, §14): scoring, token budget, injection."""
 
 from .budget import count_tokens, default_token_counter, message_text, validate_history
-from .injection import BLOCK_END, BLOCK_START, format_block, format_line, inject
+from .injection import BLOCK_END, BLOCK_START, format_block, format_line, inject, split_system
 from .query import key_terms
 from .scoring import breakdown, explain
 
@@ -17,5 +17,6 @@ __all__ = [
     "inject",
     "key_terms",
     "message_text",
+    "split_system",
     "validate_history",
 ]

@@ -1,11 +1,24 @@
-"""The ``prepend-system`` injection format (PRD §6 layer 3).
+"""The memory block and where it goes in the messages (PRD §6 layer 3, §10.5).
 
     [Memory Context — what you know about this user]
     • 📌 User is a product manager in Berlin. (pinned)
     • User prefers concise answers. (confidence: high)
     [End Memory Context]
 
-The caller's list and its dicts are never mutated: messages are copied.
+Injection modes (``Config.injection_mode``):
+
+* ``prepend-system`` (default, PRD v0.1): in front of the first system
+  message's content, or as a new first system message when there is none;
+* ``new-system-message``: a system message of its own, after the app's
+  system messages and before the conversation;
+* ``developer-message``: the same as a ``developer`` message (OpenAI's role
+  for instructions to reasoning models; other APIs reject it);
+* ``user-turn-prefix``: in front of the user's new message (every API
+  accepts it, including Anthropic's, which has no system role in messages).
+
+:func:`split_system` turns any of them into Anthropic's shape: the system
+text for ``system=`` and the remaining messages.  The caller's list and its
+dicts are never mutated: messages are copied.
 """
 
 from __future__ import annotations
@@ -16,10 +29,24 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..config import Config
+from ..config.parts import INJECTION_MODES, InjectionMode
 from ..decay import confidence_label
 from ..records import Memory
+from .budget import message_text
 
-__all__ = ["BLOCK_END", "BLOCK_START", "format_block", "format_line", "inject"]
+__all__ = [
+    "BLOCK_END",
+    "BLOCK_START",
+    "INJECTION_MODES",
+    "InjectionMode",
+    "format_block",
+    "format_line",
+    "inject",
+    "split_system",
+]
+
+#: Roles that carry instructions rather than conversation.
+_INSTRUCTION_ROLES = ("system", "developer")
 
 BLOCK_START = "[Memory Context — what you know about this user]"
 BLOCK_END = "[End Memory Context]"
@@ -45,16 +72,29 @@ def format_block(lines: Sequence[str]) -> str:
     return "\n".join([BLOCK_START, *lines, BLOCK_END])
 
 
-def inject(history: Sequence[Mapping[str, Any]], user_message: str, block: str) -> list[dict[str, Any]]:
-    """``history`` + the user message, with ``block`` prepended to the system prompt.
-
-    The first system message (if any) keeps its place and gets the block in
-    front of its content; otherwise a system message is inserted first.
-    """
+def inject(
+    history: Sequence[Mapping[str, Any]],
+    user_message: str,
+    block: str,
+    mode: InjectionMode = "prepend-system",
+) -> list[dict[str, Any]]:
+    """``history`` + the user message, with ``block`` placed as ``mode`` says (see the
+    module docstring).  An empty ``block`` leaves the messages as they are."""
     messages: list[dict[str, Any]] = [copy.deepcopy(dict(m)) for m in history]
     messages.append({"role": "user", "content": user_message})
     if not block:
         return messages
+    if mode == "user-turn-prefix":
+        messages[-1]["content"] = f"{block}\n\n{user_message}"
+        return messages
+    if mode in ("new-system-message", "developer-message"):
+        role = "system" if mode == "new-system-message" else "developer"
+        at = next((i for i, m in enumerate(messages) if m.get("role") not in _INSTRUCTION_ROLES), 0)
+        return [*messages[:at], {"role": role, "content": block}, *messages[at:]]
+    return _prepend_to_system(messages, block)
+
+
+def _prepend_to_system(messages: list[dict[str, Any]], block: str) -> list[dict[str, Any]]:
     for m in messages:
         if m.get("role") == "system":
             content = m.get("content")
@@ -66,3 +106,12 @@ def inject(history: Sequence[Mapping[str, Any]], user_message: str, block: str) 
                 m["content"] = block
             return messages
     return [{"role": "system", "content": block}, *messages]
+
+
+def split_system(messages: Sequence[Mapping[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """Anthropic's shape: the text of every system and developer message (joined by
+    blank lines, in order) for the ``system=`` parameter, and the other messages
+    (copied).  ``client.messages.create(system=system, messages=rest, ...)``."""
+    system = [message_text(m) for m in messages if m.get("role") in _INSTRUCTION_ROLES]
+    rest = [copy.deepcopy(dict(m)) for m in messages if m.get("role") not in _INSTRUCTION_ROLES]
+    return "\n\n".join(t for t in system if t), rest
