@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -515,3 +516,15 @@ def test_decay_shows_in_list_over_a_year(seeded: LokulMem, clock: ManualClock) -
     assert "User loves climbing." in weak  # preferences decay fastest of these types
     assert clock.now_ms() - mg.list()[0].created_at > 364 * MS_PER_DAY
     assert MS_PER_HOUR == 3_600_000
+
+
+def test_a_huge_query_is_cut_to_its_first_distinct_terms(seeded: LokulMem) -> None:
+    mg = seeded.manage()
+    short = [m.id for m in mg.search("Berlin")]
+    start = time.perf_counter()
+    huge = [m.id for m in mg.search("Berlin " * 20_000)]
+    distinct = mg.search(" ".join(f"term{i}" for i in range(20_000)))
+    preview = mg.get_injection_preview("Where is Berlin? " * 20_000)
+    assert time.perf_counter() - start < 5  # quadratic in the words before: minutes
+    assert huge == short and short and distinct == []
+    assert preview.would_inject == ()  # the message alone overflows the context window

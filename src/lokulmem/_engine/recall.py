@@ -56,7 +56,7 @@ def lexical_scores(engine: Engine, text: str) -> tuple[dict[str, float], dict[st
     cfg = engine.config
     if cfg.retrieval_weights.lexical <= 0:
         return {}, {}
-    terms = key_terms(text)
+    terms = key_terms(text, limit=cfg.max_query_terms)
     found = engine.storage.lexical_search(
         terms,
         limit=cfg.lexical_pool,

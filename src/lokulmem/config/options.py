@@ -243,6 +243,11 @@ class Config:
     #: A sentence longer than this (characters) is cut before scoring.
     max_sentence_chars: int = posint(1_000)
 
+    #: Distinct words of a query that search and the lexical stage of recall use (the
+    #: first ones): keeps both linear in the query's length (a 20,000-word query took
+    #: minutes when every word was a term).
+    max_query_terms: int = posint(16)
+
     # --- storage ---
     #: Milliseconds a writer waits for another process's lock before failing.
     busy_timeout_ms: int = posint(30_000)

@@ -105,7 +105,9 @@ class Queries(PanelBase):
     def search(self, query: str, *, limit: int = 50, status: str | None = None) -> builtins.list[Memory]:
         """Full-text search over content (every word must match, as a prefix), best match first.
 
-        Uses SQLite FTS5 (BM25 ranking) when the build has it, else ``LIKE``.
+        The first ``Config.max_query_terms`` distinct words of ``query`` are used, so
+        the time stays linear in the query's length.  Uses SQLite FTS5 (BM25
+        ranking) when the build has it, else ``LIKE``.
         Any status by default; pass ``status`` to restrict.
         """
         text = _text("query", query)
@@ -114,7 +116,10 @@ class Queries(PanelBase):
         if status is not None and status not in MEMORY_STATUSES:
             raise ValidationError("status", f"unknown status {status!r}")
         with self._engine.reading():
-            ids = self._engine.storage.search_text(text, limit=lim if status is None else max(lim * 4, 200))
+            cfg = self._engine.config
+            ids = self._engine.storage.search_text(
+                text, limit=lim if status is None else max(lim * 4, 200), max_terms=cfg.max_query_terms
+            )
             found = self._engine.storage.get_memories(ids)
         if status is not None:
             found = [m for m in found if m.status == status]

@@ -112,8 +112,9 @@ class Storage(Protocol):
     # -- manage() -------------------------------------------------------
     def list_memories(self, query: MemoryQuery) -> list[Memory]: ...
 
-    def search_text(self, query: str, *, limit: int) -> list[str]:
-        """Ids of memories whose content matches every word of ``query``, best first."""
+    def search_text(self, query: str, *, limit: int, max_terms: int | None = None) -> list[str]:
+        """Ids of memories whose content matches every word of ``query`` (its first
+        ``max_terms`` distinct words, when given), best first."""
 
     def lexical_search(
         self,

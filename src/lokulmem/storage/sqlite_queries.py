@@ -78,8 +78,8 @@ class SQLiteQueries(SQLiteBase):
             rows = self._c.execute(sql, params).fetchall()
         return [row_to_memory(r) for r in rows]
 
-    def search_text(self, query: str, *, limit: int) -> list[str]:
-        words = WORD.findall(query)
+    def search_text(self, query: str, *, limit: int, max_terms: int | None = None) -> list[str]:
+        words = list(dict.fromkeys(WORD.findall(query)))[:max_terms]
         if not words:
             return []
         with self._lock:
