@@ -34,6 +34,17 @@ sessions of the evidence.  Three retrievers:
 * ``raw-turns``: the plain baseline, every turn embedded as ``"speaker:
   text"`` with the same model, exact cosine (same names, same questions).
 
+**What a user receives** (default options, nothing ranked to a fixed k):
+
+* ``default_path``: what ``augment()`` injects for the conversation's own
+  questions with default options: evidence recall of everything injected,
+  the mean number injected, and the share of questions with nothing injected;
+* ``silence``: each conversation's questions asked against the *next*
+  conversation's store (people and events it never heard of), with default
+  options: the mean number of memories injected and the share of questions
+  with nothing injected.  A memory layer that knows when to stay silent
+  injects nothing here.
+
 Also: memories stored per turn, tokens injected per question (top 10 and
 top ``max(k)``), and replay/query time.
 """
@@ -186,9 +197,12 @@ def evaluate(
     stored = turns = asked = 0
     fired: Counter[str] = Counter()
     covered: list[float] = []
+    default_recall: list[float] = []
+    default_count: list[int] = []
+    silent_count: list[int] = []
     replay_s = query_s = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        for sample in data:
+        for n, sample in enumerate(data):
             t0 = time.perf_counter()
             rp = Replay(sample, embedder, Path(tmp), augment_turns=augment_turns, **(options or {}))
             rp.play()
@@ -221,6 +235,10 @@ def evaluate(
                 q = embedder.embed([question])[0]
                 top = np.argsort(-(raw @ q))[:kmax]
                 ranked["raw-turns"] = [{dia_ids[i]} for i in top]
+                default = panel.get_injection_preview(question).would_inject
+                default_count.append(len(default))
+                default_ids = [rp.provenance.get(i.memory.id, set()) for i in default]
+                default_recall.append(recall(evidence, default_ids, len(default)) if default else 0.0)
                 tokens10.append(sum(i.tokens for i in preview.would_inject[:10]))
                 tokens_max.append(preview.estimated_tokens)
                 cat = CATEGORIES.get(int(qa.get("category", 0)), "other")
@@ -232,6 +250,10 @@ def evaluate(
                         scores[r]["overall"][k].append(value)
                         sess_lists = [{session_of(d) for d in ids} for ids in lists]
                         sess[r][k].append(recall(ev_sessions, sess_lists, k))
+            if len(data) > 1:
+                foreign = [q for q in data[(n + 1) % len(data)]["qa"] if q.get("evidence")]
+                for qa in foreign[:questions] if questions is not None else foreign:
+                    silent_count.append(len(panel.get_injection_preview(str(qa["question"])).would_inject))
             query_s += time.perf_counter() - t1
             rp.close()
     cats = [*CATEGORIES.values(), "overall"]
@@ -254,11 +276,25 @@ def evaluate(
             for r in RETRIEVERS
         },
         "count": {c: len(scores["augment"][c][ks[0]]) for c in cats if c in scores["augment"]},
+        "default_path": _injected_figures(default_count, default_recall),
+        "silence": _injected_figures(silent_count),
         "session_recall": {
             r: {str(k): statistics.fmean(sess[r][k]) for k in ks if sess[r][k]} for r in RETRIEVERS
         },
     }
     return figures
+
+
+def _injected_figures(counts: Sequence[int], recalls: Sequence[float] = ()) -> dict[str, Any]:
+    """Mean injected, share with nothing injected (and evidence recall) over questions."""
+    out: dict[str, Any] = {
+        "questions": len(counts),
+        "mean_injected": statistics.fmean(counts) if counts else 0.0,
+        "empty_share": sum(1 for c in counts if c == 0) / len(counts) if counts else 0.0,
+    }
+    if recalls:
+        out["recall"] = statistics.fmean(recalls)
+    return out
 
 
 def report(f: dict[str, Any], ks: Sequence[int]) -> None:
@@ -277,6 +313,21 @@ def report(f: dict[str, Any], ks: Sequence[int]) -> None:
         rows.sort(key=lambda row: (row[0] == "overall", row[0]))
         srow = ["session recall", "", *[pct(f["session_recall"][r].get(str(k), 0.0)) for k in ks]]
         table(["category", "n", *[f"R@{k}" for k in ks]], [*rows, srow], title=f"[{r}] evidence recall (%)")
+    d, q = f["default_path"], f["silence"]
+    table(
+        ["", "questions", "recall (%)", "mean injected", "nothing injected (%)"],
+        [
+            [
+                "own questions",
+                d["questions"],
+                pct(d.get("recall", 0.0)),
+                f"{d['mean_injected']:.2f}",
+                pct(d["empty_share"]),
+            ],
+            ["other conversation's", q["questions"], "", f"{q['mean_injected']:.2f}", pct(q["empty_share"])],
+        ],
+        title="[default options] what augment() injects",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
