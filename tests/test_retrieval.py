@@ -158,3 +158,14 @@ def test_a_message_context_counts_once(make_mem: Callable[..., LokulMem]) -> Non
     assert camping > 0 and others and all(v == 0 for v in others)  # no "camping" in their own words
     shared = lexical(make_mem(context_once=False))
     assert all(v > 0 for v in shared.values())  # every sentence of the message matched via its context
+
+
+@pytest.mark.parametrize(
+    "question",
+    ['"', '" OR * NEAR(a b) AND -x', "the and of what is it", "*", "NEAR OR AND NOT", "berlin\" OR \"x"],
+)
+def test_fts_syntax_and_stop_words_are_plain_text(mem: LokulMem, question: str) -> None:
+    mem.learn("I live in Berlin.")
+    result = mem.augment(question, debug=True)
+    assert result.debug is not None and result.messages[-1]["content"] == question
+    assert isinstance(mem.manage().search(question), list)
