@@ -15,6 +15,7 @@ TESTS = ROOT / "tests"
 #: Modules tested through another test module (path under src/lokulmem → tests path).
 COVERED_BY = {
     "_engine/args.py": "test_client.py",
+    "_engine/candidates.py": "test_contradiction.py",
     "_engine/engine.py": "test_client.py",
     "_engine/learning.py": "test_client.py",
     "_engine/recall.py": "test_retrieval.py",

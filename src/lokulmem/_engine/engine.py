@@ -40,8 +40,9 @@ from ..records import (
 )
 from ..storage import Storage
 from .args import check_str
+from .candidates import stage1
 from .learning import run_learn
-from .recall import run_augment, stage1
+from .recall import run_augment
 from .scheduler import Scheduler
 from .state import RecordCache, Sessions
 from .stats import build_stats

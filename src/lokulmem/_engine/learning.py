@@ -11,8 +11,8 @@ from ..extraction import Analysis, analyze_text, split_sentences
 from ..maintenance import sweep_due
 from ..records import LearnResult, context_text
 from .args import LearnArgs
+from .candidates import stage1
 from .facts import Provenance
-from .recall import stage1
 from .sentence import LearnPlan, MessageFacts, gate, plan_message, with_context_vector
 from .unit import Changes
 

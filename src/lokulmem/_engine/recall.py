@@ -11,8 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..decay import reinforce
-from ..extraction.attributes import Attribute, slot_keys
-from ..records import AugmentResult, LokulMemDebug, Memory, ScoredMemory
+from ..records import AugmentResult, LokulMemDebug, ScoredMemory
 from ..retrieval import inject, key_terms, message_text
 from ..retrieval import stages as st
 from .args import AugmentArgs
@@ -21,33 +20,10 @@ from .unit import Changes
 if TYPE_CHECKING:
     from .engine import Engine
 
-__all__ = ["PIPELINE", "run_augment", "stage1"]
+__all__ = ["PIPELINE", "run_augment"]
 
 Vector = npt.NDArray[np.float32]
 PIPELINE = ("parse", "mode-selection", "candidates", "scoring", "ranking", "packaging", "audit")
-
-
-def stage1(
-    engine: Engine, vec: Vector, attribute: Attribute | None
-) -> tuple[dict[str, Memory], dict[str, float]]:
-    """Contradiction candidates: the nearest stored facts and the nearest ones in the
-    same slot, with their cosines.  The caller holds the lock."""
-    cfg, index = engine.config, engine.index
-    hits = index.search(vec, cfg.contradiction_candidates)
-    sims: dict[str, float] = {h.id: h.similarity for h in hits}
-    mems: dict[str, Memory] = {m.id: m for m in engine.fetch_cached(list(sims))}
-    keys = slot_keys(attribute)
-    if keys:
-        # Only the nearest same-attribute facts are read in full: a store may
-        # hold hundreds of "sister.residence" facts.
-        found = dict.fromkeys(i for k in keys for i in engine.storage.ids_by_attribute(k))
-        same_ids = [i for i in found if i not in mems and i in index]
-        ranked = sorted(zip(same_ids, index.similarities(vec, same_ids), strict=True), key=lambda x: -x[1])
-        ranked = ranked[: cfg.contradiction_candidates]
-        for m in engine.fetch_cached([i for i, _ in ranked]):
-            mems[m.id] = m
-        sims.update(ranked)
-    return mems, sims
 
 
 def lexical_scores(engine: Engine, text: str) -> tuple[dict[str, float], dict[str, float]]:
