@@ -169,3 +169,14 @@ def test_fts_syntax_and_stop_words_are_plain_text(mem: LokulMem, question: str) 
     result = mem.augment(question, debug=True)
     assert result.debug is not None and result.messages[-1]["content"] == question
     assert isinstance(mem.manage().search(question), list)
+
+
+def test_the_current_fact_is_injected_before_the_one_it_replaced(mem: LokulMem, clock: ManualClock) -> None:
+    mem.learn("I live in Berlin.", session_id="a")
+    clock.advance(days=20)
+    mem.learn("I used to live in Berlin, but now I live in Lisbon.", session_id="b")
+    clock.advance(days=20)
+    lines = mem.augment("Where do I live?").context.splitlines()
+    lisbon = next(i for i, line in enumerate(lines) if "Lisbon" in line)
+    berlin = next(i for i, line in enumerate(lines) if line.startswith("• User lives in Berlin."))
+    assert lisbon < berlin and "no longer current" in lines[berlin]

@@ -135,3 +135,18 @@ def test_available_tokens_and_pool_merging() -> None:
     assert st.topic_of(None, [], QUERY) is None
     centroids = np.stack([vec(0, 1, 0, 0), vec(1, 0, 0, 0)])
     assert st.topic_of(centroids, ["c0", "c1"], QUERY) == "c1"
+
+
+def test_a_closed_fact_never_ranks_above_the_fact_that_replaced_it() -> None:
+    old = mem("old", vec(1, 0, 0, 0), valid_to=NOW, superseded_by="mid")
+    mid = mem("mid", vec(1, 0.2, 0, 0), valid_to=NOW, superseded_by="new")
+    new = mem("new", vec(0.3, 1, 0, 0), temporal_supersedes="mid")
+    other = mem("other", vec(1, 0.5, 0, 0))
+    ranked = st.rank(scored(old, mid, other, new), floor=0.0)
+    order = [s.memory.id for s in ranked]
+    assert order.index("new") < order.index("mid") < order.index("old")
+    assert order.index("other") < order.index("new")  # nothing else moves
+    alone = st.rank(scored(old, other), floor=0.0)  # its replacement is not a candidate
+    assert alone[0].memory.id == "old"
+    assert st.successors([old, mid, other], known=["old", "mid", "other"]) == ["new"]
+    assert st.successors([old, mid, other, new], known=["old", "mid", "other", "new"]) == []

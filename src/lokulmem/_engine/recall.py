@@ -60,8 +60,16 @@ def candidate_pool(engine: Engine, query: Vector, text: str) -> st.Pool:
     extra = st.merge_ids(ids, engine.storage.pinned_ids(), lexical, lambda i: i in engine.index)
     cosines = [h.similarity for h in hits] + engine.index.similarities(query, extra)
     ids += extra
+    memories = engine.fetch_cached(ids)
+    # The current versions of closed facts join the pool (if searchable), so the
+    # ranking can put them first.
+    later = [i for i in st.successors(memories, ids) if i in engine.index]
+    if later:
+        cosines += engine.index.similarities(query, later)
+        ids += later
+        memories += engine.fetch_cached(later)
     return st.Pool(
-        memories=engine.fetch_cached(ids),
+        memories=memories,
         similarities=dict(zip(ids, cosines, strict=True)),
         lexical=lexical,
         lexical_own=lexical_own,

@@ -30,12 +30,14 @@ __all__ = [
     "block_overhead",
     "candidate_debug",
     "context_once",
+    "current_first",
     "fit_block",
     "injected_debug",
     "merge_ids",
     "rank",
     "score",
     "select",
+    "successors",
     "topic_of",
 ]
 
@@ -89,6 +91,19 @@ def available_tokens(
     turns = sum(count_tokens(message_text(m), counter) for m in history if m.get("role") != "system")
     turns += count_tokens(text, counter)
     return max(0, config.context_window_size - system - turns - config.response_buffer)
+
+
+def successors(memories: Iterable[Memory], known: Iterable[str]) -> list[str]:
+    """Ids of the facts that replaced closed candidates and are not candidates yet:
+    a question that finds an old fact also gets the current one."""
+    have = set(known)
+    out: list[str] = []
+    for m in memories:
+        nxt = m.superseded_by
+        if m.valid_to is not None and nxt and nxt not in have:
+            have.add(nxt)
+            out.append(nxt)
+    return out
 
 
 def merge_ids(
@@ -171,10 +186,37 @@ def context_once(scored: Sequence[Scored], lexical_own: Mapping[str, float], con
 
 
 def rank(scored: Sequence[Scored], floor: float) -> list[Scored]:
-    """Pinned memories above the floor first, then by score (stable)."""
-    return sorted(
+    """Pinned memories above the floor first, then by score (stable), then
+    :func:`current_first`."""
+    ordered = sorted(
         scored, key=lambda s: (-(s.memory.pinned and s.breakdown.total > floor), -s.breakdown.total)
     )
+    return current_first(ordered)
+
+
+def current_first(ranked: Sequence[Scored]) -> list[Scored]:
+    """A fact closed by a temporal change (``valid_to`` set) never ranks above the fact
+    that replaced it: it moves to just after its replacement, as history.  Facts whose
+    replacement is not among the candidates keep their place (they are labelled "no
+    longer current" when injected)."""
+    present = {s.memory.id for s in ranked}
+    deferred: dict[str, list[Scored]] = {}
+    emitted: set[str] = set()
+    out: list[Scored] = []
+
+    def emit(s: Scored) -> None:
+        out.append(s)
+        emitted.add(s.memory.id)
+        for history in deferred.pop(s.memory.id, []):
+            emit(history)
+
+    for s in ranked:
+        successor = s.memory.superseded_by
+        if s.memory.valid_to is not None and successor in present and successor not in emitted:
+            deferred.setdefault(successor, []).append(s)
+        else:
+            emit(s)
+    return out
 
 
 def select(
