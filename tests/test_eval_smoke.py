@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from eval import contradiction, extraction, locomo, retrieval
+from eval import contradiction, extraction, knowledge_update, locomo, retrieval
 
 # Team-written, tiny files in each dataset's format (not copies of the data).
 FIXTURES = Path(__file__).resolve().parents[1] / "eval" / "data" / "fixtures"
@@ -63,6 +63,14 @@ def test_retrieval_on_the_team_set(capsys: pytest.CaptureFixture[str]) -> None:
     assert f["questions"] == 50 and f["turns"] == 30 and 0 < f["memories"] <= 60
     # The PRD's "top-3 rated relevant" target is 80%; a drop below 75% is a regression.
     assert f["hit@3"] >= 0.75 and 0 < f["precision@3"] <= 1 and 0 < f["mrr"] <= 1
+
+
+def test_knowledge_update_on_the_team_set(capsys: pytest.CaptureFixture[str]) -> None:
+    knowledge_update.main(["--limit", "12"])
+    f = _last_json(capsys)
+    assert f["cases"] == 12 and f["changes"] == 12 and 0 <= f["current_first"] <= 1
+    # Case 1 (Leeds → "I moved to York last month") is a plain move: York must come first.
+    assert 1 not in f["misses"]
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="shared evaluation data not on this machine")

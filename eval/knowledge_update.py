@@ -1,0 +1,126 @@
+"""Knowledge update: after a fact changes, is the current one injected first?
+
+    python -m eval.knowledge_update [PATH] [--set key=value ...] [--prd]
+
+The set (``eval/data/knowledge_update.jsonl``, written by us) holds a fact,
+its change (said with or without a temporal marker, in the ways people say
+it) and a question asked later; ``new`` and ``old`` are words only the new
+and the old fact contain.  Cases of ``kind: "restatement"`` restate the
+current value instead of changing it.
+
+**Replay.**  One fresh store per case: ``learn(fact)`` on day 0, ``learn(change)``
+on day 20 (another session), the question on day 40 through
+``get_injection_preview`` with default options (nothing reinforced).
+
+**Metrics.**
+
+* ``current_first``: a memory with the new value is injected, and above every
+  memory that holds only the old value (the PRD's "current fact ranks first");
+* ``change_recognised``: the change fired a contradiction event (changes only);
+* ``old_injected``: the old-only fact is injected at all (as history, below the current one, it may be);
+* ``restatement_conflicts``: restatements that fired a contradiction event
+  (they should reinforce the current fact instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lokulmem import LokulMem, ManualClock
+
+from .common import add_config_args, config_label, config_options, emit, model, pct, table
+
+CASES = Path(__file__).resolve().parent / "data" / "knowledge_update.jsonl"
+
+
+def _first(contents: Sequence[str], word: str, *, without: str | None = None) -> int | None:
+    w, x = word.lower(), (without or "").lower()
+    for rank, text in enumerate(contents):
+        low = text.lower()
+        if w in low and not (x and x in low):
+            return rank
+    return None
+
+
+def run_case(case: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """One case in a fresh in-memory store; what was injected and what fired."""
+    clock = ManualClock()
+    with LokulMem(storage="memory", embedder=model(), clock=clock, executor="inline", **options) as mem:
+        mem.learn(case["fact"], session_id="before")
+        clock.advance(days=20)
+        fired = mem.learn(case["change"], session_id="after").contradictions
+        clock.advance(days=20)
+        injected = [
+            i.memory.content for i in mem.manage().get_injection_preview(case["question"]).would_inject
+        ]
+    new_at = _first(injected, case["new"])
+    old_at = _first(injected, case["old"], without=case["new"]) if case.get("old") else None
+    return {
+        "id": case["id"],
+        "kind": case.get("kind", "change"),
+        "current_first": new_at is not None and (old_at is None or new_at < old_at),
+        "fired": bool(fired),
+        "old_injected": old_at is not None,
+        "injected": len(injected),
+    }
+
+
+def evaluate(cases: Sequence[dict[str, Any]], options: dict[str, Any] | None = None) -> dict[str, Any]:
+    rows = [run_case(c, options or {}) for c in cases]
+    changes = [r for r in rows if r["kind"] == "change"]
+    restated = [r for r in rows if r["kind"] == "restatement"]
+
+    def share(rs: Sequence[dict[str, Any]], key: str) -> float:
+        return statistics.fmean(float(r[key]) for r in rs) if rs else 0.0
+
+    return {
+        "cases": len(rows),
+        "changes": len(changes),
+        "restatements": len(restated),
+        "current_first": share(rows, "current_first"),
+        "current_first_changes": share(changes, "current_first"),
+        "current_first_restatements": share(restated, "current_first"),
+        "change_recognised": share(changes, "fired"),
+        "old_injected": share(changes, "old_injected"),
+        "restatement_conflicts": share(restated, "fired"),
+        "mean_injected": share(rows, "injected"),
+        "misses": [r["id"] for r in rows if not r["current_first"]],
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m eval.knowledge_update", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("path", nargs="?", default=str(CASES), help=f"labeled set (default {CASES.name})")
+    parser.add_argument("--limit", type=int, help="first N cases only")
+    add_config_args(parser)
+    args = parser.parse_args(argv)
+    cases = [json.loads(line) for line in Path(args.path).read_text().splitlines() if line.strip()]
+    f = evaluate(cases[: args.limit] if args.limit else cases, config_options(args))
+    table(
+        ["cases", "current first (>95)", "changes", "restatements", "change recognised", "old injected"],
+        [
+            [
+                f["cases"],
+                pct(f["current_first"]),
+                pct(f["current_first_changes"]),
+                pct(f["current_first_restatements"]),
+                pct(f["change_recognised"]),
+                pct(f["old_injected"]),
+            ]
+        ],
+        title="Knowledge update, product path (%)",
+    )
+    if f["misses"]:
+        print("current fact not first for case ids:", " ".join(map(str, f["misses"])))
+    emit({"eval": "knowledge_update", "config_overrides": config_label(args), **f})
+
+
+if __name__ == "__main__":
+    main()
