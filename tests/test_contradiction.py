@@ -161,3 +161,9 @@ def test_states_and_persistence_are_not_changes(
     mem = make_mem()
     mem.learn(before, "")
     assert mem.learn(after, "").contradictions == ()
+
+
+def test_restating_the_current_value_after_a_change_is_no_conflict(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem()
+    mem.learn("I used to live in London, now I live in Madrid.", session_id="a")
+    assert mem.learn("I live in Madrid.", session_id="b").contradictions == ()

@@ -36,3 +36,17 @@ def test_attributes_carry_entity_and_value() -> None:
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
     a = extract_attribute(sentence)
     assert a is not None and (a.key, a.value) == (key, value)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        ("I used to live in London, now I live in Madrid.", "madrid"),
+        ("I used to live in Berlin, but now I live in Lisbon.", "lisbon"),
+        ("I used to live in Berlin.", "berlin"),
+        ("I used to live in Berlin, now London.", "berlin"),
+    ],
+)
+def test_a_change_in_one_sentence_sets_the_current_value(sentence: str, value: str) -> None:
+    a = extract_attribute(sentence)
+    assert a is not None and (a.key, a.value) == ("user.residence", value)

@@ -11,6 +11,7 @@ sushi too does not contradict them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .attribute_rules import EMPLOYER_WORDS, JOINED, RULES, norm_value
@@ -36,11 +37,27 @@ class Attribute:
 _SIBLING_KEYS = ("user.count:siblings", "user.count:brothers", "user.count:sisters")
 
 
+_PAST = re.compile(r"\b(?:used to|previously|formerly)\b", re.IGNORECASE)
+
+
+def _current_match(matches: Iterator[re.Match[str]]) -> re.Match[str] | None:
+    """The first match, unless it tells of the past and a later one does not ("I used
+    to live in London, now I live in Madrid": the attribute is the current value)."""
+    found = list(matches)
+    if not found:
+        return None
+    if _PAST.search(found[0].group(0)):
+        present = [m for m in found[1:] if not _PAST.search(m.group(0))]
+        if present:
+            return present[0]
+    return found[0]
+
+
 def extract_attribute(sentence: str) -> Attribute | None:
     """The single-valued attribute ``sentence`` sets, if a rule recognises one."""
     text = re.sub(r"\s+", " ", normalise_quotes(sentence))
     for rule in RULES:
-        m = rule.pattern.search(text)
+        m = _current_match(rule.pattern.finditer(text))
         if m is None:
             continue
         groups = m.groupdict()
