@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..extraction import Analysis, analyze_text, split_sentences
 from ..maintenance import sweep_due
 from ..records import LearnResult, context_text
 from .args import LearnArgs
 from .candidates import stage1
-from .facts import Provenance
+from .facts import Provenance, frozen
 from .sentence import LearnPlan, MessageFacts, gate, plan_message, with_context_vector
 from .unit import Changes
 
@@ -69,9 +67,7 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> LearnPlan:
     if plan.new and cfg.context_vector_weight > 0:
         # The message is embedded once, and only when one of its sentences is stored.
         text = context_text(facts.source.reply, facts.source.message)
-        vec = np.array(engine.embedder.embed([text])[0], dtype=np.float32)
-        vec.setflags(write=False)
-        plan = with_context_vector(plan, vec)
+        plan = with_context_vector(plan, frozen(engine.embedder.embed([text])[0]))
     return plan
 
 
