@@ -56,7 +56,10 @@ def run_case(case: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         fired = mem.learn(case["change"], session_id="after").contradictions
         clock.advance(days=20)
         injected = [
-            i.memory.content for i in mem.manage().get_injection_preview(case["question"]).would_inject
+            i.memory.content
+            for i in mem.manage()
+            .get_injection_preview(case["question"], include_proactive=False)
+            .would_inject
         ]
     new_at = _first(injected, case["new"])
     old_at = _first(injected, case["old"], without=case["new"]) if case.get("old") else None

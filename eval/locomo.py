@@ -27,14 +27,17 @@ category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5
 adversarial) and overall, at each k.  Session recall: the same over the
 sessions of the evidence.  Three retrievers:
 
-* ``augment``: what ``augment()`` would inject (``get_injection_preview``
-  with ``max_memories=k``: composite score, floor, pinned first, token
-  budget), i.e. the product path;
+* ``augment``: the ranking ``augment()`` injects from
+  (``get_injection_preview`` with ``max_memories=k`` and
+  ``require_evidence=False``: composite score, floor, pinned first, token
+  budget), i.e. the product's ranking with the count fixed at k;
 * ``semantic``: ``manage().semantic_search(question, k)``;
 * ``raw-turns``: the plain baseline, every turn embedded as ``"speaker:
   text"`` with the same model, exact cosine (same names, same questions).
 
-**What a user receives** (default options, nothing ranked to a fixed k):
+**What a user receives** (default options, nothing ranked to a fixed k; a
+question is a turn in the middle of a conversation, so no proactive push:
+``include_proactive=False``):
 
 * ``default_path``: what ``augment()`` injects for the conversation's own
   questions with default options: evidence recall of everything injected,
@@ -225,7 +228,9 @@ def evaluate(
                 kept_ids = set().union(*rp.provenance.values()) if rp.provenance else set()
                 covered.append(len(evidence & kept_ids) / len(evidence))
                 question = str(qa["question"])
-                preview = panel.get_injection_preview(question, max_memories=kmax)
+                preview = panel.get_injection_preview(
+                    question, max_memories=kmax, require_evidence=False, include_proactive=False
+                )
                 ranked = {
                     "augment": [rp.provenance.get(i.memory.id, set()) for i in preview.would_inject],
                     "semantic": [
@@ -235,7 +240,7 @@ def evaluate(
                 q = embedder.embed([question])[0]
                 top = np.argsort(-(raw @ q))[:kmax]
                 ranked["raw-turns"] = [{dia_ids[i]} for i in top]
-                default = panel.get_injection_preview(question).would_inject
+                default = panel.get_injection_preview(question, include_proactive=False).would_inject
                 default_count.append(len(default))
                 default_ids = [rp.provenance.get(i.memory.id, set()) for i in default]
                 default_recall.append(recall(evidence, default_ids, len(default)) if default else 0.0)
@@ -253,7 +258,13 @@ def evaluate(
             if len(data) > 1:
                 foreign = [q for q in data[(n + 1) % len(data)]["qa"] if q.get("evidence")]
                 for qa in foreign[:questions] if questions is not None else foreign:
-                    silent_count.append(len(panel.get_injection_preview(str(qa["question"])).would_inject))
+                    silent_count.append(
+                        len(
+                            panel.get_injection_preview(
+                                str(qa["question"]), include_proactive=False
+                            ).would_inject
+                        )
+                    )
             query_s += time.perf_counter() - t1
             rp.close()
     cats = [*CATEGORIES.values(), "overall"]

@@ -12,8 +12,10 @@ per turn); each turn goes through the app loop, ``augment(user)`` then
 message answers.  Every stored or reinforced memory remembers the turns
 that produced it.  Questions are asked an hour after the last session.
 
-**Metrics**, on what ``augment()`` would inject with ``max_memories=k``
-(``get_injection_preview``):
+**Metrics**, on the ranking ``augment()`` injects from, with the count fixed
+at k (``get_injection_preview`` with ``max_memories=k`` and
+``require_evidence=False``; questions are asked mid-conversation, so
+``include_proactive=False`` throughout):
 
 * ``hit@k``: questions with at least one relevant memory among the k, the
   PRD's "top-3 rated relevant" (target > 80%);
@@ -77,11 +79,14 @@ def evaluate(doc: dict[str, Any], *, k: int, options: dict[str, Any] | None = No
             clock.advance(hours=1)
             panel = mem.manage()
             stored = panel.stats().total
+            default_path = _default_path(panel, doc, provenance)
             for qa in doc["questions"]:
                 relevant = set(qa["relevant"])
                 ranked = [
                     provenance.get(i.memory.id, set())
-                    for i in panel.get_injection_preview(qa["question"], max_memories=DEPTH).would_inject
+                    for i in panel.get_injection_preview(
+                        qa["question"], max_memories=DEPTH, require_evidence=False, include_proactive=False
+                    ).would_inject
                 ]
                 top = ranked[:k]
                 good = [bool(ids & relevant) for ids in top]
@@ -102,7 +107,47 @@ def evaluate(doc: dict[str, Any], *, k: int, options: dict[str, Any] | None = No
         f"recall@{k}": statistics.fmean(recall) if recall else 0.0,
         "mrr": statistics.fmean(rr) if rr else 0.0,
         "misses": [r["question"] for r in rows if not r["hit"]],
+        **default_path,
     }
+
+
+def _default_path(panel: Any, doc: dict[str, Any], provenance: dict[str, set[str]]) -> dict[str, Any]:
+    """What augment() injects with default options: for the questions, recall of
+    their relevant turns, the share of injected memories that are relevant, the
+    mean count and the share injecting nothing; for the unrelated questions, the
+    mean count and the share injecting nothing."""
+    recall: list[float] = []
+    precise: list[float] = []
+    counts: list[int] = []
+    for qa in doc["questions"]:
+        relevant = set(qa["relevant"])
+        got = [
+            provenance.get(i.memory.id, set())
+            for i in panel.get_injection_preview(qa["question"], include_proactive=False).would_inject
+        ]
+        covered = set().union(*got) & relevant if got else set()
+        recall.append(len(covered) / len(relevant))
+        precise.extend(float(bool(ids & relevant)) for ids in got)
+        counts.append(len(got))
+    silent = [
+        len(panel.get_injection_preview(q, include_proactive=False).would_inject)
+        for q in doc.get("unrelated", [])
+    ]
+    out: dict[str, Any] = {
+        "default_path": {
+            "recall": statistics.fmean(recall) if recall else 0.0,
+            "precision": statistics.fmean(precise) if precise else 0.0,
+            "mean_injected": statistics.fmean(counts) if counts else 0.0,
+            "empty_share": sum(c == 0 for c in counts) / len(counts) if counts else 0.0,
+        }
+    }
+    if silent:
+        out["silence"] = {
+            "questions": len(silent),
+            "mean_injected": statistics.fmean(silent),
+            "empty_share": sum(c == 0 for c in silent) / len(silent),
+        }
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -138,7 +183,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     table(
         ["set", "questions", f"hit@{k} (>80)", f"precision@{k}", f"recall@{k}", "MRR"],
         rows,
-        title="Retrieval relevance, product path (%)",
+        title="Retrieval relevance, the ranking with the count fixed at k (%)",
+    )
+    table(
+        ["set", "recall", "precision", "mean injected", "none injected", "unrelated: mean", "none injected"],
+        [
+            [
+                name,
+                pct(f["default_path"]["recall"]),
+                pct(f["default_path"]["precision"]),
+                f"{f['default_path']['mean_injected']:.2f}",
+                pct(f["default_path"]["empty_share"]),
+                f"{f['silence']['mean_injected']:.2f}" if "silence" in f else "-",
+                pct(f["silence"]["empty_share"]) if "silence" in f else "-",
+            ]
+            for name, f in figures["sets"].items()
+        ],
+        title="What augment() injects with default options (%)",
     )
     emit(figures)
 

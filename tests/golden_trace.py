@@ -114,6 +114,8 @@ def _debug(result: Any) -> dict[str, Any]:
             "reason": i.reason,
             "rank": i.injection_rank,
             "tokens": i.tokens,
+            "evidence": plain(i.evidence),
+            "coverage": plain(i.term_coverage),
         }
         for i in dbg.injected
     ]
@@ -125,11 +127,18 @@ def _debug(result: Any) -> dict[str, Any]:
             "similarity": plain(c.similarity),
             "injected": c.injected,
             "excluded_reason": c.excluded_reason,
+            "evidence": plain(c.evidence),
+            "coverage": plain(c.term_coverage),
         }
         for c in dbg.candidates
     ]
     out["tokens"] = [dbg.tokens_used, dbg.tokens_available]
     out["mode"] = [dbg.retrieval_strategy, dbg.search_mode, dbg.searched, list(dbg.pipeline)]
+    # Stage counts and notes (not their wall times), the parse, the cards, the exclusions.
+    out["stages"] = [[s.name, dict(s.counts), s.detail] for s in dbg.stages]
+    out["query"] = plain(dbg.query)
+    out["evidence"] = plain(dbg.evidence)
+    out["excluded"] = dict(sorted(dbg.excluded.items()))
     return out
 
 

@@ -2,7 +2,7 @@ import datetime as dt
 
 import pytest
 
-from lokulmem.extraction.dates import event_time
+from lokulmem.extraction.dates import event_span, event_time
 
 NOW = int(dt.datetime(2026, 4, 19, 19, 30, tzinfo=dt.UTC).timestamp() * 1000)
 
@@ -33,3 +33,30 @@ def _day(ms: int | None) -> str | None:
 )
 def test_event_time(sentence: str, day: str | None) -> None:
     assert _day(event_time(sentence, NOW)) == day
+
+
+MONDAY = int(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC).timestamp() * 1000)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "span"),
+    [
+        ("I need to finish the report for Friday.", ("2026-12-04", "2026-12-05")),
+        ("My dentist appointment is tomorrow.", ("2026-12-01", "2026-12-02")),
+        ("The party is this weekend.", ("2026-12-05", "2026-12-07")),
+        ("My exam is in 3 days.", ("2026-12-03", "2026-12-04")),
+        ("We fly to Rome next month.", ("2026-12-01", "2027-01-01")),
+        ("We're going to Valencia in May.", ("2027-05-01", "2027-06-01")),
+        ("The wedding is June 3, 2027.", ("2027-06-03", "2027-06-04")),
+    ],
+)
+def test_event_span_gives_the_start_and_end(sentence: str, span: tuple[str, str]) -> None:
+    found = event_span(sentence, MONDAY)
+    assert found is not None and (_day(found[0]), _day(found[1])) == span
+
+
+@pytest.mark.parametrize(
+    "sentence", ["I went there on Friday.", "I like Fridays.", "I climb every Sunday.", "Nothing planned."]
+)
+def test_no_event_span(sentence: str) -> None:
+    assert event_span(sentence, MONDAY) is None

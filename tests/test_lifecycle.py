@@ -177,7 +177,7 @@ def test_clustering_assigns_members_and_bonus_shows_in_debug(mem: LokulMem, cloc
     for c in clusters:
         for m in mem.storage.get_memories(list(c.member_ids)):
             assert m.cluster_id == c.id
-    result = mem.augment("Any ideas for dinner tonight?", debug=True)
+    result = mem.augment("What should I cook for dinner?", debug=True)
     assert result.debug is not None
     bonus = [s for s in result.debug.candidates if s.breakdown.cluster > 0]
     assert bonus and all(s.breakdown.cluster == pytest.approx(mem.config.cluster_bonus) for s in bonus)
@@ -190,6 +190,8 @@ def test_clustering_assigns_members_and_bonus_shows_in_debug(mem: LokulMem, cloc
             + s.breakdown.strength
             + s.breakdown.continuity
             + s.breakdown.cluster
+            + s.breakdown.lexical
+            + s.breakdown.time
         )
     assert any("topic cluster" in i.reason for i in result.debug.injected if i.score_breakdown.cluster)
 

@@ -195,6 +195,8 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     conn.execute("ALTER TABLE memories DROP COLUMN source_context")
     conn.execute("ALTER TABLE memories DROP COLUMN reply_context")
     conn.execute("ALTER TABLE memories DROP COLUMN context_embedding")
+    conn.execute("DROP INDEX idx_memories_status_created")
+    conn.execute("DROP INDEX idx_memories_status_event")
     conn.execute("ALTER TABLE memories DROP COLUMN event_at")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
@@ -211,6 +213,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
         "m005_reply_context",
         "m006_context_vector",
         "m007_event_at",
+        "m008_recall_indexes",
     ]
 
 

@@ -34,7 +34,7 @@ SESSION_2 = [
     ("I used to live in Berlin, but now I live in Lisbon.", "Lisbon is beautiful."),
     ("I'm no longer at Acme Corp.", "What's next for you?"),
 ]
-QUESTION = "Where could I go for a weekend trip from where I live, and could my sister come?"
+QUESTION = "Where do I live now, and could my sister visit me this weekend?"
 
 
 def _print_learn(user: str, result: LearnResult) -> None:
@@ -87,11 +87,14 @@ def demo(path: Path | None, keep: bool) -> int:
                 f"  #{inj.injection_rank} R={inj.score:.3f} = {b.semantic:.3f} + {b.recency:.3f}"
                 f" + {b.strength:.3f} + {b.continuity:.3f} + {b.lexical:.3f} + {b.cluster:.3f}"
                 f"  {inj.memory.content}\n"
-                f"      reason: {inj.reason}"
+                f"      reason: {inj.reason}; evidence {inj.evidence or 0.0:.2f}"
             )
         for cand in dbg.candidates:
             if not cand.injected:
-                print(f"  not injected ({cand.excluded_reason}): R={cand.score:.3f} {cand.memory.content}")
+                print(
+                    f"  not injected ({cand.excluded_reason}): R={cand.score:.3f},"
+                    f" evidence {cand.evidence or 0.0:.2f}  {cand.memory.content}"
+                )
         print(
             f"\ntokens used {dbg.tokens_used} of {dbg.tokens_available} available;"
             f" strategy {dbg.retrieval_strategy} ({dbg.search_mode});"

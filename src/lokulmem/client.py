@@ -273,9 +273,17 @@ class LokulMem:
         min_relevance: float | None = None,
         types: Sequence[str] | None = None,
         debug: bool = False,
+        require_evidence: bool | None = None,
+        include_proactive: bool | None = None,
     ) -> AugmentResult:
         """``history`` + ``message`` with relevant memories prepended to the system prompt.
 
+        Only memories with evidence of relevance are injected (a semantic match
+        or the question's key words; ``require_evidence=False`` fills
+        ``max_memories`` from the ranking instead), so a question about nothing
+        stored injects nothing.  On the first turn of a conversation (no user or
+        assistant turn in ``history``; ``include_proactive`` forces it on or
+        off) memories of events coming up are pushed first (``lokulmem.proactive``).
         The caller's list is never mutated.  Injected memories are reinforced.
         With ``debug=True`` the result carries a :class:`~lokulmem.LokulMemDebug`.
         """
@@ -286,6 +294,8 @@ class LokulMem:
             min_relevance=min_relevance,
             types=types,
             debug=debug,
+            require_evidence=require_evidence,
+            include_proactive=include_proactive,
         )
 
     def manage(self) -> Manager:

@@ -42,6 +42,7 @@ from ._engine.unit import Changes
 from .clock import Clock
 from .clustering import choose_k, kmeans, label_terms
 from .config import Config
+from .graph import refresh_edges
 from .lifecycle import plan_sweep, should_fade
 from .records import Cluster, MaintenanceReport, Memory
 from .storage import Storage
@@ -212,7 +213,12 @@ def _cluster(engine: MaintenanceHost, now: int) -> int:
         storage.set_meta(_CLUSTER_ROWID, str(mark))
         storage.set_meta("clusters:summary", json.dumps({"k": len(kept), "at": now}))
         clusters[:] = kept
-        return Changes(written=True, reload_clusters=True)
+        # The knowledge graph is refreshed in the same pass (PRD §10.4).
+        edges = storage.all_edges()
+        ends = list(dict.fromkeys(i for e in edges for i in (e.from_id, e.to_id)))
+        memories = {m.id: m for m in storage.get_memories(ends)}
+        reweighed, dropped = refresh_edges(edges, memories, now, cfg)
+        return Changes(written=True, reload_clusters=True, edges=reweighed, dropped_edges=dropped)
 
     engine.commit(write)
     logger.debug("clustered %d memories into %d clusters", len(items), len(clusters))

@@ -79,6 +79,10 @@ class AugmentArgs:
     limit: int
     floor: float
     type_filter: frozenset[str] | None
+    #: Inject only memories with evidence of relevance (``require_evidence``).
+    evidence: bool = True
+    #: Push proactive memories (``include_proactive``; default: on the first turn).
+    proactive: bool = False
 
     @classmethod
     def parse(
@@ -90,6 +94,8 @@ class AugmentArgs:
         max_memories: object,
         min_relevance: object,
         types: Sequence[str] | None,
+        require_evidence: object = None,
+        include_proactive: object = None,
     ) -> AugmentArgs:
         text = check_str("message", message)
         hist = validate_history(history)
@@ -103,10 +109,17 @@ class AugmentArgs:
             raise ValidationError("min_relevance", "must be a number in [0, 1]")
         if types is not None:
             _type_names("types", types)
+        for name, flag in (("require_evidence", require_evidence), ("include_proactive", include_proactive)):
+            if flag is not None and not isinstance(flag, bool):
+                raise ValidationError(name, "must be True, False or None")
+        # The first turn of a conversation: no user or assistant turn before it.
+        first = not any(m.get("role") in ("user", "assistant") for m in hist)
         return cls(
             text=text,
             history=hist,
             limit=config.max_memories if max_memories is None else max_memories,
             floor=config.min_relevance if min_relevance is None else float(min_relevance),
             type_filter=frozenset(types) if types is not None else None,
+            evidence=config.require_evidence if require_evidence is None else bool(require_evidence),
+            proactive=first if include_proactive is None else bool(include_proactive),
         )

@@ -95,6 +95,9 @@ class Engine:
         self.scheduler = Scheduler(executor)
         # Memories faded by any sweep since the last learn() returned them.
         self.pending_faded: list[Memory] = []
+        #: memory id → when augment() last pushed it proactively (not repeated within
+        #: ``proactive_repeat_hours``; in memory only, like the session state).
+        self.pushed: dict[str, int] = {}
         self._clusters: list[Cluster] = []
         self.centroids: Vector | None = None
         if executor == "inline":
@@ -250,6 +253,9 @@ class Engine:
                 for m in changes.updated:
                     self.storage.update_memory(m)
                 self.storage.delete_memories(changes.deleted)
+            for e in changes.edges:
+                self.storage.put_edge(e)
+            self.storage.delete_edges(changes.dropped_edges)
         with self.lock:
             self._publish(changes)
         return changes

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..extraction import Analysis, analyze_text, split_sentences
+from ..graph import plan_edges
 from ..maintenance import sweep_due
-from ..records import LearnResult, context_text
+from ..records import Edge, LearnResult, Memory, context_text
 from .args import LearnArgs
 from .candidates import stage1
 from .facts import Provenance, frozen
@@ -71,6 +72,29 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> LearnPlan:
     return plan
 
 
+def _edges(engine: Engine, new: Sequence[Memory], now: int) -> list[Edge]:
+    """Knowledge-graph edges from each new memory to its nearest stored memories, to
+    memories naming the same entities, and to the other new memories of the message."""
+    cfg = engine.config
+    if not cfg.build_edges or not new:
+        return []
+    out: dict[str, Edge] = {}
+    for m in new:
+        if m.embedding is None:
+            continue
+        near = {h.id: h.similarity for h in engine.index.search(m.embedding, cfg.edge_candidates)}
+        for entity in m.entities:
+            hits = engine.storage.lexical_search([entity], limit=cfg.edge_candidates)
+            found = [i for i, _ in hits if i not in near and i in engine.index]
+            near.update(zip(found, engine.index.similarities(m.embedding, found), strict=True))
+        pairs = [(o, near[o.id]) for o in engine.fetch_cached(list(near))]
+        siblings = [o for o in new if o is not m and o.embedding is not None]
+        pairs += [(o, float(m.embedding @ o.embedding)) for o in siblings if o.embedding is not None]
+        for e in plan_edges(m, pairs, now, cfg):
+            out.setdefault(e.id, e)
+    return list(out.values())
+
+
 def run_learn(
     engine: Engine,
     user_message: object,
@@ -101,7 +125,12 @@ def run_learn(
         engine.sync_index()
         plan = _plan(engine, args, sid, now)
         changes = engine.apply(
-            Changes(added=plan.new, updated=list(plan.updates.values()), contradictions=plan.contradictions)
+            Changes(
+                added=plan.new,
+                updated=list(plan.updates.values()),
+                contradictions=plan.contradictions,
+                edges=_edges(engine, plan.new, now),
+            )
         )
         state = engine.sessions.get(sid)
         state.turn += 1

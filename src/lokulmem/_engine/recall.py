@@ -1,79 +1,67 @@
-"""``augment()`` on the engine: embed, gather the candidate pool (I/O), then the pure
-recall stages of :mod:`lokulmem.retrieval.stages`, then reinforce what was injected."""
+"""``augment()`` on the engine: the recall pipeline.
+
+Stages, each timed and recorded in ``debug.stages``: **parse** (pure:
+:mod:`lokulmem.retrieval.parse`), **embed**, **mode-selection** (the index's
+search mode), **candidates** (I/O: :mod:`.pool`), **scoring** and
+**ranking** (pure: :mod:`lokulmem.retrieval.stages`), **relevance** (the
+evidence test: :mod:`lokulmem.retrieval.relevance`), **packaging** (the
+block within the token budget, and an evidence card per injected memory)
+and **audit** (what was considered and excluded, and why).  Injected
+memories are then reinforced in one unit of work.
+"""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from ..decay import reinforce
-from ..records import AugmentResult, LokulMemDebug, ScoredMemory
-from ..retrieval import inject, key_terms, message_text
+from ..decay import confidence_label, reinforce
+from ..records import (
+    AugmentResult,
+    EvidenceCard,
+    InjectedMemory,
+    LokulMemDebug,
+    QueryAnalysis,
+    ScoredMemory,
+    StageTrace,
+    UpcomingMemory,
+)
+from ..retrieval import count_tokens, inject, message_text
 from ..retrieval import stages as st
+from ..retrieval.injection import format_upcoming
+from ..retrieval.parse import parse_query
 from .args import AugmentArgs
+from .pool import candidate_pool, graph_links, upcoming_events
 from .unit import Changes
 
 if TYPE_CHECKING:
+    from ..config import Config
     from .engine import Engine
 
-__all__ = ["PIPELINE", "run_augment"]
+__all__ = ["evidence_cards", "run_augment"]
 
 Vector = npt.NDArray[np.float32]
-PIPELINE = ("parse", "mode-selection", "candidates", "scoring", "ranking", "packaging", "audit")
 
 
-def lexical_scores(engine: Engine, text: str) -> tuple[dict[str, float], dict[str, float]]:
-    """BM25 of the message's key terms in [0, 1]: over content, source message and
-    reply context (weighted), and over content alone, on the same scale."""
-    cfg = engine.config
-    if cfg.retrieval_weights.lexical <= 0:
-        return {}, {}
-    terms = key_terms(text, limit=cfg.max_query_terms)
-    found = engine.storage.lexical_search(
-        terms,
-        limit=cfg.lexical_pool,
-        context_weight=cfg.lexical_context_weight,
-        reply_weight=cfg.lexical_reply_weight,
-    )
-    own: list[tuple[str, float]] = []
-    if cfg.context_once and (cfg.lexical_context_weight > 0 or cfg.lexical_reply_weight > 0):
-        own = engine.storage.lexical_search(terms, limit=cfg.lexical_pool)
-    if cfg.lexical_saturation > 0:
-        # Absolute: a weak match (only a common name) stays weak.
-        c = cfg.lexical_saturation
-        return {i: s / (s + c) for i, s in found}, {i: s / (s + c) for i, s in own}
-    best = max((s for _, s in found), default=0.0)
-    if best <= 0:
-        return {}, {}
-    return {i: s / best for i, s in found}, {i: min(1.0, s / best) for i, s in own}
+class _Clock:
+    """Times the stages of one ``augment()``."""
 
+    def __init__(self) -> None:
+        self.stages: list[StageTrace] = []
+        self._t = time.perf_counter()
 
-def candidate_pool(engine: Engine, query: Vector, text: str) -> st.Pool:
-    """Vector hits, pinned memories and lexical matches, read through the record cache."""
-    hits = engine.index.search(query, engine.config.candidate_pool)
-    ids = [h.id for h in hits]
-    lexical, lexical_own = lexical_scores(engine, text)
-    extra = st.merge_ids(ids, engine.storage.pinned_ids(), lexical, lambda i: i in engine.index)
-    cosines = [h.similarity for h in hits] + engine.index.similarities(query, extra)
-    ids += extra
-    memories = engine.fetch_cached(ids)
-    # The current versions of closed facts join the pool (if searchable), so the
-    # ranking can put them first.
-    later = [i for i in st.successors(memories, ids) if i in engine.index]
-    if later:
-        cosines += engine.index.similarities(query, later)
-        ids += later
-        memories += engine.fetch_cached(later)
-    return st.Pool(
-        memories=memories,
-        similarities=dict(zip(ids, cosines, strict=True)),
-        lexical=lexical,
-        lexical_own=lexical_own,
-    )
+    def done(self, name: str, detail: str = "", **counts: int) -> None:
+        now = time.perf_counter()
+        self.stages.append(StageTrace(name=name, ms=(now - self._t) * 1000, counts=counts, detail=detail))
+        self._t = now
+
+    def ms(self, *names: str) -> float:
+        return sum(s.ms for s in self.stages if s.name in names)
 
 
 def _embed_query(engine: Engine, args: AugmentArgs) -> tuple[Vector, Sequence[Vector]]:
@@ -94,53 +82,94 @@ def run_augment(
     types: Sequence[str] | None = None,
     debug: bool = False,
     reinforce_injected: bool = True,
+    require_evidence: bool | None = None,
+    include_proactive: bool | None = None,
 ) -> AugmentResult:
     """What to inject for ``message`` (see ``LokulMem.augment``); injected memories are
     reinforced unless ``reinforce_injected`` is false (the injection preview)."""
     cfg, counter = engine.config, engine.token_counter
     args = AugmentArgs.parse(
-        cfg, message, history, max_memories=max_memories, min_relevance=min_relevance, types=types
+        cfg,
+        message,
+        history,
+        max_memories=max_memories,
+        min_relevance=min_relevance,
+        types=types,
+        require_evidence=require_evidence,
+        include_proactive=include_proactive,
     )
     available = st.available_tokens(args.history, args.text, cfg, counter)
+    clock = _Clock()
     with engine.lock:
         engine.ensure()
+        now = engine.clock.now_ms()
+        parsed = parse_query(args.text, now, cfg)
+        clock.done("parse", f"intent: {parsed.intent}", terms=len(parsed.terms))
         if not args.text.strip():
             empty = st.Selection(chosen=(), reasons={}, block="", tokens_used=0)
-            audit = _audit(engine, empty, (), available, 0.0, 0.0, 0) if debug else None
+            audit = _audit(engine, parsed, clock, empty, (), (), available, 0) if debug else None
             return AugmentResult(
                 messages=inject(args.history, args.text, "", cfg.injection_mode), debug=audit
             )
-        now = engine.clock.now_ms()
-        t0 = time.perf_counter()
         query, turn_vectors = _embed_query(engine, args)
-        t1 = time.perf_counter()
+        clock.done("embed", texts=1 + len(turn_vectors))
         engine.sync_index()
-        pool = candidate_pool(engine, query, args.text)
+        searched = len(engine.index)
+        clock.done("mode-selection", f"{engine.index.search_mode} search over {searched} vectors")
+        pool, sources = candidate_pool(engine, query, parsed, evidence=args.evidence)
+        clock.done("candidates", "", **sources)
         topic = st.topic_of(*engine.topic_clusters(), query)
         scored = st.score(pool, query=query, turn_vectors=turn_vectors, topic=topic, now_ms=now, config=cfg)
+        clock.done("scoring", scored=len(scored))
         ranked = st.rank(st.context_once(scored, pool.lexical_own, cfg), args.floor)
+        clock.done("ranking", ranked=len(ranked))
+        proof = st.evidence_of(ranked, pool, cfg)
+        links: dict[str, tuple[str, float]] = {}
+        if cfg.graph_bonus > 0:
+            ranked, proof, links = _second_pass(
+                engine, ranked, proof, pool, query, turn_vectors, topic, now, args
+            )
+            clock.done("graph", linked=len(links))
+        passed = (
+            sum(v >= cfg.relevance_threshold for v in proof.values()) if proof is not None else len(ranked)
+        )
+        clock.done("relevance", "evidence tested" if proof is not None else "not tested", relevant=passed)
+        pushed = _pushed(engine, now) if args.proactive else []
+        lead = [(u.memory.id, format_upcoming(u.memory, u.event_start, cfg)) for u in pushed]
+        if args.proactive:
+            clock.done("proactive", pushed=len(pushed))
+        lead_ids = {i for i, _ in lead}
+        ranked = [s for s in ranked if s.memory.id not in lead_ids]
+        lead_cost = sum(count_tokens(line + "\n", counter) for _, line in lead)
         chosen, reasons = st.select(
             ranked,
             floor=args.floor,
             limit=args.limit,
-            budget=available - st.block_overhead(counter),
+            budget=available - st.block_overhead(counter) - lead_cost,
             type_filter=args.type_filter,
             config=cfg,
             counter=counter,
+            proof=proof,
+            links=links,
         )
-        selection = st.fit_block(chosen, reasons, available=available, counter=counter)
+        selection = st.fit_block(chosen, reasons, available=available, counter=counter, lead=lead)
+        clock.done("packaging", injected=len(selection.chosen), tokens=selection.tokens_used)
+        if reinforce_injected:  # a real augment (not a preview) remembers what it pushed
+            engine.pushed.update(dict.fromkeys(selection.lead, now))
         changes = Changes()
         if reinforce_injected and selection.chosen:
             changes = engine.apply(
                 Changes(updated=[reinforce(s.memory, now, cfg) for s, _ in selection.chosen])
             )
-        t2 = time.perf_counter()
-        searched = len(engine.index)
+            clock.done("reinforce", reinforced=len(selection.chosen))
     engine.announce(changes)
     audit = None
     if debug:
-        candidates = st.candidate_debug(ranked, selection.reasons, cfg)
-        audit = _audit(engine, selection, candidates, available, t1 - t0, t2 - t1, searched)
+        candidates = st.candidate_debug(ranked, selection.reasons, cfg, pool, proof)
+        injected = st.injected_debug(selection, cfg, counter, pool, proof)
+        kept = set(selection.lead)
+        proactive = tuple(u for u in pushed if u.memory.id in kept)
+        audit = _audit(engine, parsed, clock, selection, injected, candidates, available, searched, proactive)
     return AugmentResult(
         messages=inject(args.history, args.text, selection.block, cfg.injection_mode),
         debug=audit,
@@ -148,24 +177,96 @@ def run_augment(
     )
 
 
+def _pushed(engine: Engine, now: int) -> list[UpcomingMemory]:
+    """The proactive memories to push now: above ``proactive_threshold`` and not pushed
+    in the last ``proactive_repeat_hours``, most urgent first."""
+    cfg = engine.config
+    quiet = now - int(cfg.proactive_repeat_hours * 3_600_000)
+    engine.pushed = {i: t for i, t in engine.pushed.items() if t > quiet}  # bounded
+    found = upcoming_events(engine, now, cfg.proactive_window_days)
+    found = [
+        u
+        for u in found
+        if u.score > cfg.proactive_threshold and engine.pushed.get(u.memory.id, quiet) <= quiet
+    ]
+    found.sort(key=lambda u: (-u.score, u.event_start))
+    return found[: cfg.max_proactive]
+
+
+def _second_pass(
+    engine: Engine,
+    ranked: list[st.Scored],
+    proof: dict[str, float] | None,
+    pool: st.Pool,
+    query: Vector,
+    turn_vectors: Sequence[Vector],
+    topic: str | None,
+    now: int,
+    args: AugmentArgs,
+) -> tuple[list[st.Scored], dict[str, float] | None, dict[str, tuple[str, float]]]:
+    """Knowledge-graph neighbours of the best results join (if new) and get the bonus."""
+    cfg = engine.config
+    links, extra = graph_links(engine, query, st.seeds(ranked, proof, cfg), pool)
+    if not links:
+        return ranked, proof, links
+    more = st.score(extra, query=query, turn_vectors=turn_vectors, topic=topic, now_ms=now, config=cfg)
+    if proof is not None:
+        proof = {**proof, **(st.evidence_of(more, extra, cfg) or {})}
+    linked, proof = st.link([*ranked, *more], links, proof, cfg)
+    return st.rank(sorted(linked, key=lambda s: -s.breakdown.total), args.floor), proof, links
+
+
+def evidence_cards(injected: Sequence[InjectedMemory], config: Config) -> tuple[EvidenceCard, ...]:
+    """An evidence card for each injected memory (HOM packaging)."""
+    return tuple(
+        EvidenceCard(
+            memory_id=i.memory.id,
+            content=i.memory.content,
+            types=i.memory.types,
+            status=i.memory.status,
+            current=i.memory.valid_to is None,
+            valid_from=i.memory.valid_from,
+            valid_to=i.memory.valid_to,
+            source=i.memory.source,
+            session=i.memory.source_session,
+            turn=i.memory.source_turn,
+            confidence=confidence_label(i.memory, config),
+            rank=i.injection_rank,
+            score=i.score,
+            reason=i.reason,
+            evidence=i.evidence,
+        )
+        for i in injected
+    )
+
+
 def _audit(
     engine: Engine,
+    parsed: QueryAnalysis,
+    clock: _Clock,
     selection: st.Selection,
+    injected: tuple[InjectedMemory, ...],
     candidates: tuple[ScoredMemory, ...],
     available: int,
-    embed_s: float,
-    retrieve_s: float,
     searched: int,
+    proactive: tuple[UpcomingMemory, ...] = (),
 ) -> LokulMemDebug:
+    excluded = Counter(r for r in selection.reasons.values() if r is not None)
+    clock.done("audit", considered=len(selection.reasons), excluded=sum(excluded.values()))
     return LokulMemDebug(
-        injected=st.injected_debug(selection, engine.config, engine.token_counter),
+        injected=injected,
         candidates=candidates,
         tokens_used=selection.tokens_used,
         tokens_available=available,
         retrieval_strategy="brute-force",
         search_mode=engine.index.search_mode,
-        embedding_latency_ms=embed_s * 1000,
-        retrieval_latency_ms=retrieve_s * 1000,
+        embedding_latency_ms=clock.ms("embed"),
+        retrieval_latency_ms=clock.ms("mode-selection", "candidates", "scoring", "ranking", "relevance"),
         searched=searched,
-        pipeline=PIPELINE,
+        pipeline=tuple(s.name for s in clock.stages),
+        query=parsed,
+        stages=tuple(clock.stages),
+        evidence=evidence_cards(injected, engine.config),
+        excluded=dict(excluded),
+        proactive_injected=proactive,
     )

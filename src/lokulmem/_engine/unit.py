@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..records import ContradictionEvent, Memory
+from ..records import ContradictionEvent, Edge, Memory
 
 __all__ = ["Changes"]
 
@@ -34,6 +34,9 @@ class Changes:
     faded: list[Memory] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     contradictions: list[ContradictionEvent] = field(default_factory=list)
+    #: Knowledge-graph edges to insert or replace, and ids of edges to delete.
+    edges: list[Edge] = field(default_factory=list)
+    dropped_edges: list[str] = field(default_factory=list)
     #: Rebuild the index and drop the record cache (bulk imports, clear).
     reload_index: bool = False
     #: Reload the clusters and drop the record cache (members' cluster_id changed).
@@ -44,6 +47,7 @@ class Changes:
     written: bool = False
 
     def __bool__(self) -> bool:
+        # Edges alone change no memory and no statistic: no event.
         return bool(
             self.added or self.updated or self.faded or self.deleted or self.reload_index or self.other
         )

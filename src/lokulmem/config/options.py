@@ -152,6 +152,30 @@ class Config:
     retrieval_weights: RetrievalWeights = field(default_factory=RetrievalWeights)
     #: Floor: candidates with R at or below this are not injected.
     min_relevance: float = unit(0.07)
+    #: Inject only memories with evidence of relevance (lokulmem.retrieval.relevance):
+    #: off, ``augment()`` fills ``max_memories`` from the ranking, as PRD §6 does.
+    require_evidence: bool = True
+    #: Evidence of relevance = semantic match (blended cosine) +
+    #: ``relevance_coverage_weight`` × key-term coverage; a memory is relevant
+    #: at this or above (docs/tuning.md entry 26).
+    relevance_threshold: float = unit(0.38)
+    #: Weight of the key-term coverage (the IDF-weighted share of the query's key
+    #: terms found in the memory or its source message) in the evidence.
+    relevance_coverage_weight: float = nonneg(0.3)
+    #: Evidence added to a fact that sets the attribute the query asks about
+    #: ("Where do I live?" → ``user.residence``).
+    relevance_attribute_weight: float = nonneg(0.3)
+    #: Added to R, and to the evidence of relevance, of a memory learned in the
+    #: time the query names ("last May", "three weeks ago"; 0: no time stage).
+    time_range_bonus: float = nonneg(0.1)
+    #: Memories learned in that time that join the candidate pool at most.
+    time_range_pool: int = posint(50)
+    #: An ordinary word the store has never seen weighs this share of its IDF in
+    #: the coverage (a name never seen weighs all of it).
+    unknown_term_weight: float = unit(0.2)
+    #: A memory with evidence is injected only if its R is at least this share of
+    #: the best candidate's R (0 turns the margin off).
+    relevance_margin: float = unit(0.5)
     #: recency = e^(-rate × hours since created).
     recency_rate: float = nonneg(0.005)
     #: Turns of history used for the continuity component.
@@ -198,6 +222,36 @@ class Config:
     cluster_seed: int = 0
     #: Words in a cluster's label (key terms of its most central memory).
     cluster_label_terms: int = posint(3)
+
+    # --- proactive memory (PRD §10.3, §14; lokulmem.proactive) ---
+    #: Steepness of temporal urgency σ(−steepness × (days_to_event − lead)) (PRD: 2.0).
+    proactive_steepness: float = nonneg(2.0)
+    #: Days before the event where urgency is 0.5 (PRD: 0, see lokulmem.proactive).
+    proactive_lead_days: float = nonneg(1.5)
+    #: Memories scoring above this are pushed on a conversation's first turn (PRD: 0.7).
+    proactive_threshold: float = unit(0.7)
+    #: Proactive memories injected at most.
+    max_proactive: int = count(3)
+    #: Events this many days ahead at most are considered (``get_upcoming`` default).
+    proactive_window_days: float = nonneg(30.0)
+    #: A memory pushed proactively is not pushed again for this many hours (no nagging).
+    proactive_repeat_hours: float = nonneg(12.0)
+
+    # --- knowledge graph (PRD §10.4; lokulmem.graph) ---
+    #: Link a new memory to its neighbours when it is learned (False: no new edges).
+    build_edges: bool = True
+    #: Two memories are linked above this cosine (PRD: 0.70) ...
+    edge_similarity: float = unit(0.70)
+    #: ... or when they name the same entity; such an edge weighs at least this.
+    edge_entity_weight: float = unit(0.75)
+    #: Nearest memories examined for links when a memory is learned.
+    edge_candidates: int = posint(20)
+    #: Links made per new memory at most (strongest first).
+    max_edges_per_memory: int = posint(8)
+    #: Second-pass recall bonus for first-degree neighbours of the best results (PRD: 0.08).
+    graph_bonus: float = nonneg(0.08)
+    #: The best relevant results whose neighbours get ``graph_bonus``.
+    graph_seeds: int = posint(3)
 
     #: Memories taken from the lexical (FTS5) search per query, besides the vector pool.
     lexical_pool: int = posint(50)
@@ -247,6 +301,9 @@ class Config:
     #: first ones): keeps both linear in the query's length (a 20,000-word query took
     #: minutes when every word was a term).
     max_query_terms: int = posint(16)
+    #: Clauses of a compound query ("…, and could my sister come?") whose key-term
+    #: coverage is tested on its own (lokulmem.retrieval.relevance).
+    max_query_clauses: int = posint(4)
 
     # --- storage ---
     #: Milliseconds a writer waits for another process's lock before failing.

@@ -78,6 +78,7 @@ class AsyncManager:
     semantic_search_scored = async_twin(Manager.semantic_search_scored)
     get_related = async_twin(Manager.get_related)
     get_timeline = async_twin(Manager.get_timeline)
+    get_upcoming = async_twin(Manager.get_upcoming)
     get_grouped = async_twin(Manager.get_grouped)
     get_lineage = async_twin(Manager.get_lineage)
     get_injection_preview = async_twin(Manager.get_injection_preview)

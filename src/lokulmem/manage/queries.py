@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from .._engine.pool import upcoming_events
 from ..decay import strength
 from ..errors import ValidationError
 from ..records import (
@@ -18,6 +19,7 @@ from ..records import (
     Memory,
     MemoryStats,
     TimelineDay,
+    UpcomingMemory,
 )
 from ..storage import MemoryQuery
 from ..transfer import export_document, to_markdown
@@ -151,6 +153,19 @@ class Queries(PanelBase):
             other = [e.to_id if e.from_id == mid else e.from_id for e in edges]
             return self._engine.storage.get_memories(list(dict.fromkeys(other)))
 
+    def get_upcoming(self, *, within_days: float | None = None) -> builtins.list[UpcomingMemory]:
+        """Memories of events ahead (not yet ended, starting within ``within_days``,
+        default ``proactive_window_days``), soonest first, each with its temporal
+        urgency and push score (``lokulmem.proactive``)."""
+        if within_days is None:
+            days = self._engine.config.proactive_window_days
+        elif isinstance(within_days, bool) or not isinstance(within_days, (int, float)) or within_days < 0:
+            raise ValidationError("within_days", "must be a number >= 0")
+        else:
+            days = float(within_days)
+        with self._engine.reading():
+            return upcoming_events(self._engine, self._engine.clock.now_ms(), days)
+
     def get_timeline(self, *, status: str | None = None) -> builtins.list[TimelineDay]:
         """Memories grouped by UTC creation date, oldest day first."""
         if status is not None and status not in MEMORY_STATUSES:
@@ -232,6 +247,8 @@ class Queries(PanelBase):
         types: Sequence[str] | None = None,
         max_memories: int | None = None,
         history: Sequence[Mapping[str, Any]] | None = None,
+        require_evidence: bool | None = None,
+        include_proactive: bool | None = None,
     ) -> InjectionPreview:
         """What ``augment(user_message, history)`` would inject now, and its token cost.
 
@@ -245,6 +262,8 @@ class Queries(PanelBase):
             max_memories=max_memories,
             debug=True,
             reinforce_injected=False,
+            require_evidence=require_evidence,
+            include_proactive=include_proactive,
         )
         assert result.debug is not None
         return InjectionPreview(

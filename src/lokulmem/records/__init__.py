@@ -54,6 +54,7 @@ from .panel import (
     RejectedItem,
     TimelineDay,
 )
+from .recall import EvidenceCard, Intent, QueryAnalysis, StageTrace, TimeRange, UpcomingMemory
 from .results import (
     AugmentResult,
     ContradictionEvent,
@@ -74,10 +75,12 @@ __all__ = [
     "ContradictionEvent",
     "Edge",
     "Episode",
+    "EvidenceCard",
     "GroupedMemories",
     "ImportResult",
     "InjectedMemory",
     "InjectionPreview",
+    "Intent",
     "LearnResult",
     "Lineage",
     "LokulMemDebug",
@@ -88,12 +91,16 @@ __all__ = [
     "Message",
     "ProgressEvent",
     "QualityWalls",
+    "QueryAnalysis",
     "RejectedItem",
     "Resolution",
     "ScoreBreakdown",
     "ScoredMemory",
     "SentenceDecision",
     "Source",
+    "StageTrace",
+    "TimeRange",
     "TimelineDay",
+    "UpcomingMemory",
     "context_text",
 ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .memory import Memory, ProgressStage, Resolution
+from .recall import EvidenceCard, QueryAnalysis, StageTrace, UpcomingMemory
 
 __all__ = [
     "AugmentResult",
@@ -81,10 +83,22 @@ class ScoreBreakdown:
     cluster: float = 0.0
     #: Lexical match (FTS5 BM25 of the query's key terms, 1.0 for the best match).
     lexical: float = 0.0
+    #: Bonus for a memory learned in the time the query asks about ("last May").
+    time: float = 0.0
+    #: Second-pass bonus for a knowledge-graph neighbour of one of the best results.
+    graph: float = 0.0
 
     @property
     def total(self) -> float:
-        return self.semantic + self.recency + self.strength + self.continuity + self.cluster + self.lexical
+        return (
+            self.semantic
+            + self.recency
+            + self.strength
+            + self.continuity
+            + self.cluster
+            + self.lexical
+            + self.time
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,9 +111,16 @@ class ScoredMemory:
     #: Raw cosine between the memory and the query.
     similarity: float
     injected: bool
-    #: "below relevance threshold" | "token budget exhausted" | "type filtered"
-    #: | "max memories reached".
+    #: "below relevance threshold" | "no semantic or key-word evidence" | "far
+    #: below the best candidate" | "token budget exhausted" | "type filtered" |
+    #: "max memories reached".
     excluded_reason: str | None = None
+    #: Evidence of relevance (semantic match + weighted key-term coverage; see
+    #: ``Config.relevance_threshold``); None when relevance was not tested.
+    evidence: float | None = None
+    #: IDF-weighted share of the query's key terms the memory contains; None
+    #: when relevance was not tested.
+    term_coverage: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,6 +133,10 @@ class InjectedMemory:
     reason: str
     injection_rank: int
     tokens: int = 0
+    #: See :attr:`ScoredMemory.evidence`.
+    evidence: float | None = None
+    #: See :attr:`ScoredMemory.term_coverage`.
+    term_coverage: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,8 +154,19 @@ class LokulMemDebug:
     retrieval_latency_ms: float
     #: Memories searched (active vectors in the index).
     searched: int = 0
-    #: The HOM recall pipeline stages run, in order.
+    #: The names of the recall stages that ran, in order (see ``stages``).
     pipeline: tuple[str, ...] = ()
+    #: The parse of the message: key terms, names, clauses, intent, asked
+    #: attributes, time range.
+    query: QueryAnalysis | None = None
+    #: Each stage as it ran: wall time and what it produced.
+    stages: tuple[StageTrace, ...] = ()
+    #: An evidence card per injected memory, in injection order.
+    evidence: tuple[EvidenceCard, ...] = ()
+    #: Candidates left out, by exclusion reason.
+    excluded: Mapping[str, int] = field(default_factory=dict)
+    #: Memories of coming events pushed first in the block (PRD §10.3).
+    proactive_injected: tuple[UpcomingMemory, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

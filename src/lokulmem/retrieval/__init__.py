@@ -2,7 +2,7 @@
 
 from .budget import count_tokens, default_token_counter, message_text, validate_history
 from .injection import BLOCK_END, BLOCK_START, format_block, format_line, inject, split_system
-from .query import key_terms
+from .query import key_terms, name_terms
 from .scoring import breakdown, explain
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "inject",
     "key_terms",
     "message_text",
+    "name_terms",
     "split_system",
     "validate_history",
 ]

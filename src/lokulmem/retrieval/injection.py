@@ -41,6 +41,7 @@ __all__ = [
     "InjectionMode",
     "format_block",
     "format_line",
+    "format_upcoming",
     "inject",
     "split_system",
 ]
@@ -66,6 +67,12 @@ def format_line(memory: Memory, config: Config) -> str:
     if memory.valid_to is not None:
         suffix = f"no longer current, until {_date(memory.valid_to)}; " + suffix
     return f"• {text} ({suffix})"
+
+
+def format_upcoming(memory: Memory, event_start: int, config: Config) -> str:
+    """The bullet line of a proactive memory: its line, with the day of the event."""
+    line = format_line(memory, config)
+    return f"{line[:-1]}; upcoming: {_date(event_start)})" if line.endswith(")") else line
 
 
 def format_block(lines: Sequence[str]) -> str:

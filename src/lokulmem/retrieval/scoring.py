@@ -1,7 +1,8 @@
 """Composite relevance ``R(m, q)`` and its human-readable explanation.
 
     R = w1·cos(m, q) + w2·e^(-rate·hours_since_created) + w3·strength/3 + w4·max cos(m, last turns)
-        [+ w_lex·bm25(m, key terms of q)/best bm25] [+ cluster bonus]
+        [+ w_lex·bm25(m, key terms of q)/best bm25] [+ cluster bonus] [+ time-range bonus]
+        [+ graph bonus: a knowledge-graph neighbour of a top result]
 
 Pinned memories take 1.0 for the strength term.  Cosines are clipped to [0, 1]
 so every component stays in [0, 1] and R ≤ Σw.
@@ -27,6 +28,7 @@ def breakdown(
     config: Config,
     cluster_bonus: float = 0.0,
     lexical: float = 0.0,
+    time_bonus: float = 0.0,
 ) -> ScoreBreakdown:
     """Weighted components of R for one memory (they sum to the score)."""
     w = config.retrieval_weights
@@ -44,6 +46,7 @@ def breakdown(
         continuity=w.continuity * cont,
         cluster=cluster_bonus,
         lexical=w.lexical * max(0.0, min(1.0, lexical)),
+        time=time_bonus,
     )
 
 
@@ -69,6 +72,10 @@ def explain(memory: Memory, b: ScoreBreakdown, similarity: float, config: Config
         parts.append("recently learned")
     if b.cluster > 0:
         parts.append("in the query's topic cluster")
+    if b.time > 0:
+        parts.append("learned in the time asked about")
+    if b.graph > 0:
+        parts.append("linked to a top result")
     if w.lexical and b.lexical / w.lexical >= 0.5:
         parts.append("shares key words with the message")
     return " + ".join(parts) if parts else "above relevance threshold"

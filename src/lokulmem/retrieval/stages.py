@@ -17,9 +17,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
-from ..records import InjectedMemory, Memory, ScoreBreakdown, ScoredMemory
+from ..records import InjectedMemory, Memory, ScoreBreakdown, ScoredMemory, TimeRange
 from .budget import count_tokens, message_text
 from .injection import BLOCK_END, BLOCK_START, format_block, format_line
+from .relevance import BELOW_MARGIN, NO_EVIDENCE, evidence, inherit
 from .scoring import breakdown, explain
 
 __all__ = [
@@ -31,11 +32,14 @@ __all__ = [
     "candidate_debug",
     "context_once",
     "current_first",
+    "evidence_of",
     "fit_block",
     "injected_debug",
+    "link",
     "merge_ids",
     "rank",
     "score",
+    "seeds",
     "select",
     "successors",
     "topic_of",
@@ -58,6 +62,8 @@ class Scored:
     memory: Memory
     similarity: float
     breakdown: ScoreBreakdown
+    #: The semantic match the score used: the blended cosine, in [0, 1].
+    match: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,28 @@ class Pool:
     lexical: Mapping[str, float] = field(default_factory=dict)
     #: BM25 over the content alone, on the same scale (for context-once).
     lexical_own: Mapping[str, float] = field(default_factory=dict)
+    #: IDF-weighted share of the query's key terms each memory contains
+    #: (:func:`.relevance.coverage`); None when it was not computed.
+    coverage: Mapping[str, float] | None = None
+    #: The attribute keys the query asks about (:func:`.asked.asked_attributes`).
+    asked: frozenset[str] = frozenset()
+    #: The memory types the query asks about as a whole (:func:`.asked.asked_types`).
+    asked_types: frozenset[str] = frozenset()
+
+    def asks_for(self, memory: Memory) -> bool:
+        """Whether ``memory`` sets the attribute, or is of a type, the query asks for."""
+        if memory.attribute is not None and memory.attribute in self.asked:
+            return True
+        return bool(self.asked_types) and not self.asked_types.isdisjoint(memory.types)
+
+    #: The time the query asks about, if any (:func:`.timerange.time_range`).
+    time_range: TimeRange | None = None
+    #: Whether that time is all the query asks about.
+    time_only: bool = False
+
+    def in_time(self, memory: Memory) -> bool:
+        """Whether ``memory`` was learned in the time the query asks about."""
+        return self.time_range is not None and self.time_range.contains(memory.created_at)
 
 
 @dataclass(frozen=True)
@@ -81,6 +109,8 @@ class Selection:
     reasons: Mapping[str, str | None]
     block: str
     tokens_used: int
+    #: Ids of the proactive memories placed first in the block.
+    lead: tuple[str, ...] = ()
 
 
 def available_tokens(
@@ -158,8 +188,9 @@ def score(
             config=config,
             cluster_bonus=bonus,
             lexical=pool.lexical.get(m.id, 0.0),
+            time_bonus=config.time_range_bonus if pool.in_time(m) else 0.0,
         )
-        out.append(Scored(m, pool.similarities[m.id], b))
+        out.append(Scored(m, pool.similarities[m.id], b, max(0.0, min(1.0, sim))))
     out.sort(key=lambda s: -s.breakdown.total)
     return out
 
@@ -179,10 +210,42 @@ def context_once(scored: Sequence[Scored], lexical_own: Mapping[str, float], con
             if key in seen:
                 own = lexical_own.get(m.id, 0.0)
                 b = dataclasses.replace(s.breakdown, lexical=config.retrieval_weights.lexical * own)
-                s = Scored(m, s.similarity, b)
+                s = Scored(m, s.similarity, b, s.match)
             seen.add(key)
         out.append(s)
     return out
+
+
+def seeds(ranked: Sequence[Scored], proof: Mapping[str, float] | None, config: Config) -> list[str]:
+    """The best ``graph_seeds`` results (with evidence, when it is tested): their
+    knowledge-graph neighbours get the second-pass bonus."""
+    ok = [s for s in ranked if proof is None or proof.get(s.memory.id, 0.0) >= config.relevance_threshold]
+    return [s.memory.id for s in ok[: config.graph_seeds]]
+
+
+def link(
+    ranked: Sequence[Scored],
+    links: Mapping[str, tuple[str, float]],
+    proof: Mapping[str, float] | None,
+    config: Config,
+) -> tuple[list[Scored], dict[str, float] | None]:
+    """The second pass (PRD §10.4): each first-degree neighbour of a seed (``links``:
+    neighbour id → (seed id, edge weight)) gets ``graph_bonus``, and its evidence is
+    at least its seed's times the edge weight.  Returns the candidates (order
+    unchanged: rank them again) and the evidence."""
+    out: list[Scored] = []
+    for s in ranked:
+        if s.memory.id in links:
+            b = dataclasses.replace(s.breakdown, graph=config.graph_bonus)
+            s = Scored(s.memory, s.similarity, b, s.match)
+        out.append(s)
+    if proof is None:
+        return out, None
+    lifted = dict(proof)
+    for other, (seed, weight) in links.items():
+        if other in lifted:
+            lifted[other] = max(lifted[other], proof.get(seed, 0.0) * weight)
+    return out, lifted
 
 
 def rank(scored: Sequence[Scored], floor: float) -> list[Scored]:
@@ -228,32 +291,109 @@ def select(
     type_filter: frozenset[str] | None,
     config: Config,
     counter: TokenCounter,
+    proof: Mapping[str, float] | None = None,
+    links: Mapping[str, tuple[str, float]] | None = None,
 ) -> tuple[list[tuple[Scored, str]], dict[str, str | None]]:
     """Walk the ranking and keep what passes the type filter, the floor, the
-    limit and the token budget (the block's frame is already taken off)."""
+    evidence test and the margin (when ``proof``, from :func:`evidence_of`, is
+    given: see :mod:`.relevance`), the limit and the token budget (the block's
+    frame is already taken off).  A closed fact's replacement, and a graph
+    neighbour of a seed (``links``), stand at least where the fact or the seed
+    (times the edge weight) stands for the floor and the margin."""
     chosen: list[tuple[Scored, str]] = []
     reasons: dict[str, str | None] = {}
     used = 0
+    bar = _margin_bar(ranked, floor, type_filter, proof, config)
+    # The current version of a closed fact stands where the closed fact stands.
+    lifted = inherit({s.memory.id: s.breakdown.total for s in ranked}, _replacements(ranked))
+    for other, (seed, weight) in (links or {}).items():
+        if other in lifted and seed in lifted:
+            lifted[other] = max(lifted[other], lifted[seed] * weight)
     for s in ranked:
         m = s.memory
-        if type_filter is not None and not (set(m.types) & type_filter):
-            reasons[m.id] = TYPE_FILTERED
-            continue
-        if s.breakdown.total <= floor:
-            reasons[m.id] = BELOW_FLOOR
-            continue
-        if len(chosen) >= limit:
-            reasons[m.id] = LIMIT_REACHED
-            continue
-        line = format_line(m, config)
-        cost = count_tokens(line + "\n", counter)
-        if used + cost > budget:
-            reasons[m.id] = BUDGET_EXHAUSTED
-            continue
-        used += cost
-        chosen.append((s, line))
-        reasons[m.id] = None
+        why = _gate(s, floor, type_filter, proof, bar, config, lifted[m.id])
+        if why is None and len(chosen) >= limit:
+            why = LIMIT_REACHED
+        line = format_line(m, config) if why is None else ""
+        cost = count_tokens(line + "\n", counter) if why is None else 0
+        if why is None and used + cost > budget:
+            why = BUDGET_EXHAUSTED
+        reasons[m.id] = why
+        if why is None:
+            used += cost
+            chosen.append((s, line))
     return chosen, reasons
+
+
+def evidence_of(ranked: Sequence[Scored], pool: Pool, config: Config) -> dict[str, float] | None:
+    """memory id → evidence of relevance (successors inherit their predecessors'),
+    or None when relevance is not tested (``pool.coverage`` None)."""
+    coverage = pool.coverage
+    if coverage is None:
+        return None
+    own = {
+        s.memory.id: evidence(
+            s.match,
+            coverage.get(s.memory.id, 0.0),
+            config,
+            asked_attribute=pool.asks_for(s.memory),
+            in_time_range=pool.in_time(s.memory),
+            time_only=pool.time_only,
+        )
+        for s in ranked
+    }
+    return inherit(own, _replacements(ranked))
+
+
+def _replacements(ranked: Sequence[Scored]) -> list[tuple[str, str]]:
+    """(closed fact, the fact that replaced it) pairs among the candidates."""
+    return [
+        (s.memory.id, s.memory.superseded_by)
+        for s in ranked
+        if s.memory.valid_to is not None and s.memory.superseded_by
+    ]
+
+
+def _gate(
+    s: Scored,
+    floor: float,
+    type_filter: frozenset[str] | None,
+    proof: Mapping[str, float] | None,
+    bar: float,
+    config: Config,
+    standing: float | None = None,
+) -> str | None:
+    """Why ``s`` cannot be injected whatever the limit and budget, or None;
+    ``standing`` is the R compared with the floor and the margin's ``bar``
+    (default: its own)."""
+    score = s.breakdown.total if standing is None else standing
+    if type_filter is not None and not (set(s.memory.types) & type_filter):
+        return TYPE_FILTERED
+    if score <= floor:
+        return BELOW_FLOOR
+    if proof is not None:
+        if proof[s.memory.id] < config.relevance_threshold:
+            return NO_EVIDENCE
+        if score < bar:
+            return BELOW_MARGIN
+    return None
+
+
+def _margin_bar(
+    ranked: Sequence[Scored],
+    floor: float,
+    type_filter: frozenset[str] | None,
+    proof: Mapping[str, float] | None,
+    config: Config,
+) -> float:
+    """``relevance_margin`` × the best R among the candidates with evidence."""
+    if proof is None or config.relevance_margin <= 0:
+        return 0.0
+    best = max(
+        (s.breakdown.total for s in ranked if _gate(s, floor, type_filter, proof, 0.0, config) is None),
+        default=0.0,
+    )
+    return config.relevance_margin * best
 
 
 def block_overhead(counter: TokenCounter) -> int:
@@ -267,22 +407,41 @@ def fit_block(
     *,
     available: int,
     counter: TokenCounter,
+    lead: Sequence[tuple[str, str]] = (),
 ) -> Selection:
-    """The block of the chosen lines, dropping the last ones while the whole block
-    exceeds ``available`` (per-line estimates can differ from the real count for
-    a custom counter)."""
+    """The block of the ``lead`` lines ((memory id, line): proactive memories, first)
+    and the chosen lines, dropping the last chosen lines, then the last lead lines,
+    while the whole block exceeds ``available`` (per-line estimates can differ
+    from the real count for a custom counter)."""
     kept = list(chosen)
+    first = list(lead)
     why = dict(reasons)
-    block = format_block([line for _, line in kept]) if kept else ""
-    while kept and count_tokens(block, counter) > available:
-        why[kept.pop()[0].memory.id] = BUDGET_EXHAUSTED
-        block = format_block([line for _, line in kept]) if kept else ""
+
+    def render() -> str:
+        lines = [line for _, line in first] + [line for _, line in kept]
+        return format_block(lines) if lines else ""
+
+    block = render()
+    while (kept or first) and count_tokens(block, counter) > available:
+        if kept:
+            why[kept.pop()[0].memory.id] = BUDGET_EXHAUSTED
+        else:
+            first.pop()
+        block = render()
     used = count_tokens(block, counter) if block else 0
-    return Selection(chosen=tuple(kept), reasons=why, block=block, tokens_used=used)
+    return Selection(
+        chosen=tuple(kept), reasons=why, block=block, tokens_used=used, lead=tuple(i for i, _ in first)
+    )
 
 
-def injected_debug(selection: Selection, config: Config, counter: TokenCounter) -> tuple[InjectedMemory, ...]:
-    """Each injected memory with its score, breakdown, one-line reason and rank."""
+def injected_debug(
+    selection: Selection,
+    config: Config,
+    counter: TokenCounter,
+    pool: Pool | None = None,
+    proof: Mapping[str, float] | None = None,
+) -> tuple[InjectedMemory, ...]:
+    """Each injected memory with its score, breakdown, one-line reason, rank and evidence."""
     return tuple(
         InjectedMemory(
             memory=s.memory,
@@ -291,15 +450,28 @@ def injected_debug(selection: Selection, config: Config, counter: TokenCounter) 
             reason=explain(s.memory, s.breakdown, s.similarity, config),
             injection_rank=rank,
             tokens=count_tokens(line + "\n", counter),
+            evidence=None if proof is None else proof.get(s.memory.id),
+            term_coverage=_coverage(pool, s.memory.id),
         )
         for rank, (s, line) in enumerate(selection.chosen, start=1)
     )
 
 
+def _coverage(pool: Pool | None, memory_id: str) -> float | None:
+    if pool is None or pool.coverage is None:
+        return None
+    return pool.coverage.get(memory_id, 0.0)
+
+
 def candidate_debug(
-    scored: Sequence[Scored], reasons: Mapping[str, str | None], config: Config
+    scored: Sequence[Scored],
+    reasons: Mapping[str, str | None],
+    config: Config,
+    pool: Pool | None = None,
+    proof: Mapping[str, float] | None = None,
 ) -> tuple[ScoredMemory, ...]:
-    """The top ``debug_candidates`` by score, each marked injected or with its exclusion reason."""
+    """The top ``debug_candidates`` by score, each marked injected or with its
+    exclusion reason, with its evidence of relevance when it was tested."""
     top = sorted(scored, key=lambda s: -s.breakdown.total)[: config.debug_candidates]
     return tuple(
         ScoredMemory(
@@ -309,6 +481,8 @@ def candidate_debug(
             similarity=s.similarity,
             injected=reasons.get(s.memory.id, "") is None,
             excluded_reason=reasons.get(s.memory.id),
+            evidence=None if proof is None else proof.get(s.memory.id),
+            term_coverage=_coverage(pool, s.memory.id),
         )
         for s in top
     )

@@ -1,6 +1,6 @@
 """Persistence: the :class:`Storage` protocol and its SQLite implementation."""
 
-from .protocol import EmbeddingTexts, EmbeddingVectors, MemoryQuery, Storage
+from .protocol import EmbeddingTexts, EmbeddingVectors, MemoryQuery, Storage, TermMatches
 from .sqlite import SQLiteStorage, default_store_path
 
 __all__ = [
@@ -9,5 +9,6 @@ __all__ = [
     "MemoryQuery",
     "SQLiteStorage",
     "Storage",
+    "TermMatches",
     "default_store_path",
 ]

@@ -270,6 +270,18 @@ def m007_event_at(conn: sqlite3.Connection) -> None:
     _run(conn, "ALTER TABLE memories ADD COLUMN event_at INTEGER")
 
 
+def m008_recall_indexes(conn: sqlite3.Connection) -> None:
+    """Indexes for recall's time-range stage ("what did I do last May?") and for
+    proactive memory (events ahead)."""
+    _run(
+        conn,
+        """
+        CREATE INDEX IF NOT EXISTS idx_memories_status_created ON memories(status, created_at);
+        CREATE INDEX IF NOT EXISTS idx_memories_status_event ON memories(status, event_at);
+        """,
+    )
+
+
 MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("m001_initial", m001_initial),
     ("m002_manage", m002_manage),
@@ -278,6 +290,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("m005_reply_context", m005_reply_context),
     ("m006_context_vector", m006_context_vector),
     ("m007_event_at", m007_event_at),
+    ("m008_recall_indexes", m008_recall_indexes),
 )
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -18,9 +18,21 @@ import numpy.typing as npt
 
 from ..records import BridgeEvent, Cluster, Edge, Episode, Memory
 
-__all__ = ["EmbeddingTexts", "EmbeddingVectors", "MemoryQuery", "OrderColumn", "Storage"]
+__all__ = ["EmbeddingTexts", "EmbeddingVectors", "MemoryQuery", "OrderColumn", "Storage", "TermMatches"]
 
 OrderColumn = Literal["created_at", "last_accessed_at", "mention_count", "updated_at", "base_strength"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TermMatches:
+    """Which memories contain a query's terms (see ``Storage.term_matches``)."""
+
+    #: Active memories in the store.
+    total: int
+    #: term → active memories whose content or source message contains it.
+    doc_freq: Mapping[str, int]
+    #: term → the asked-about memories that contain it.
+    matched: Mapping[str, frozenset[str]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,6 +110,12 @@ class Storage(Protocol):
 
     def pinned_ids(self) -> list[str]: ...
 
+    def events_between(self, start: int, end: int, limit: int) -> list[str]:
+        """Ids of active memories whose ``event_at`` lies in [start, end), soonest first."""
+
+    def created_between(self, start: int, end: int, limit: int) -> list[str]:
+        """Ids of active memories created in [start, end), newest first, at most ``limit``."""
+
     def count_memories(self, status: str | None = None) -> int: ...
 
     def data_version(self) -> int:
@@ -125,6 +143,10 @@ class Storage(Protocol):
         reply_weight: float = 0.0,
     ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms``, best first, with a positive score."""
+
+    def term_matches(self, terms: Sequence[str], ids: Sequence[str]) -> TermMatches:
+        """Per term, how many active memories contain it (content or source
+        message) and which of ``ids`` do; empty without full-text search."""
 
     def delete_memories(self, ids: Sequence[str]) -> None:
         """Delete memories with their types, edges and cluster membership."""
@@ -160,6 +182,11 @@ class Storage(Protocol):
     def put_cluster(self, cluster: Cluster) -> None: ...
 
     def edges_of(self, memory_id: str) -> list[Edge]: ...
+
+    def edges_touching(self, memory_ids: Sequence[str]) -> list[Edge]:
+        """Edges with either end in ``memory_ids``, strongest first."""
+
+    def delete_edges(self, edge_ids: Sequence[str]) -> None: ...
 
     def add_bridge_event(self, event: BridgeEvent) -> None: ...
 

@@ -95,6 +95,25 @@ class SQLiteGraph(SQLiteBase):
             ).fetchall()
         return [row_to_edge(r) for r in rows]
 
+    def edges_touching(self, memory_ids: Sequence[str]) -> list[Edge]:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, from_id, to_id, weight, shared_entities, created_at, last_updated FROM edges "
+                f"WHERE from_id IN ({marks}) OR to_id IN ({marks}) ORDER BY weight DESC, id",
+                (*ids, *ids),
+            ).fetchall()
+        return [row_to_edge(r) for r in rows]
+
+    def delete_edges(self, edge_ids: Sequence[str]) -> None:
+        if not edge_ids:
+            return
+        with self.transaction():
+            self._c.executemany("DELETE FROM edges WHERE id = ?", [(i,) for i in edge_ids])
+
     def put_edge(self, edge: Edge) -> None:
         with self.transaction():
             self._c.execute(

@@ -10,7 +10,7 @@ from ..errors import StorageError
 from ..records import (
     Memory,
 )
-from .protocol import MemoryQuery
+from .protocol import MemoryQuery, TermMatches
 from .sqlite_base import SQLiteBase
 from .sqlite_rows import (
     ORDER_COLUMNS,
@@ -197,6 +197,55 @@ class SQLiteQueries(SQLiteBase):
         with self._lock:
             rows = self._c.execute(
                 "SELECT id FROM memories WHERE attribute = ? AND status = ?", (attribute, status)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def term_matches(self, terms: Sequence[str], ids: Sequence[str]) -> TermMatches:
+        """For each term (a word or a hyphenated phrase, stemmed): how many active
+        memories match it in their content or source message, and which of ``ids``
+        do.  Empty without FTS5."""
+        words = [t for t in dict.fromkeys(terms) if WORD.search(t)]
+        if not words or not self.has_fts:
+            return TermMatches(total=0, doc_freq={}, matched={})
+        marks = ",".join("?" * len(ids))
+        doc_freq: dict[str, int] = {}
+        matched: dict[str, frozenset[str]] = {}
+        with self._lock:
+            total = self._c.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0]
+            for term in words:
+                match = '{content source_context} : "' + term.replace('"', '""') + '"'
+                doc_freq[term] = self._c.execute(
+                    "SELECT count(*) FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+                    "WHERE memories_fts MATCH ? AND m.status = 'active'",
+                    (match,),
+                ).fetchone()[0]
+                rows = (
+                    self._c.execute(
+                        "SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+                        f"WHERE memories_fts MATCH ? AND m.id IN ({marks})",
+                        (match, *ids),
+                    ).fetchall()
+                    if ids and doc_freq[term]
+                    else []
+                )
+                matched[term] = frozenset(r[0] for r in rows)
+        return TermMatches(total=int(total), doc_freq=doc_freq, matched=matched)
+
+    def events_between(self, start: int, end: int, limit: int) -> list[str]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id FROM memories WHERE status = 'active' AND event_at >= ? AND event_at < ? "
+                "ORDER BY event_at, id LIMIT ?",
+                (start, end, limit),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def created_between(self, start: int, end: int, limit: int) -> list[str]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id FROM memories WHERE status = 'active' AND created_at >= ? AND created_at < ? "
+                "ORDER BY created_at DESC LIMIT ?",
+                (start, end, limit),
             ).fetchall()
         return [r[0] for r in rows]
 

@@ -1,0 +1,152 @@
+"""The candidate stage of recall (I/O): vector hits, pinned memories, lexical
+matches, memories learned in the time asked about and the replacements of
+closed facts, with the key-term coverage the relevance test needs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ..graph import neighbours
+from ..proactive import MS_PER_DAY, upcoming
+from ..records import QueryAnalysis, UpcomingMemory
+from ..retrieval import key_terms
+from ..retrieval import relevance as rel
+from ..retrieval import stages as st
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+__all__ = ["candidate_pool", "graph_links", "lexical_scores", "term_coverage", "upcoming_events"]
+
+Vector = npt.NDArray[np.float32]
+
+
+def lexical_scores(engine: Engine, terms: Sequence[str]) -> tuple[dict[str, float], dict[str, float]]:
+    """BM25 of the message's key terms in [0, 1]: over content, source message and
+    reply context (weighted), and over content alone, on the same scale."""
+    cfg = engine.config
+    if cfg.retrieval_weights.lexical <= 0 or not terms:
+        return {}, {}
+    found = engine.storage.lexical_search(
+        terms,
+        limit=cfg.lexical_pool,
+        context_weight=cfg.lexical_context_weight,
+        reply_weight=cfg.lexical_reply_weight,
+    )
+    own: list[tuple[str, float]] = []
+    if cfg.context_once and (cfg.lexical_context_weight > 0 or cfg.lexical_reply_weight > 0):
+        own = engine.storage.lexical_search(terms, limit=cfg.lexical_pool)
+    if cfg.lexical_saturation > 0:
+        # Absolute: a weak match (only a common name) stays weak.
+        c = cfg.lexical_saturation
+        return {i: s / (s + c) for i, s in found}, {i: s / (s + c) for i, s in own}
+    best = max((s for _, s in found), default=0.0)
+    if best <= 0:
+        return {}, {}
+    return {i: s / best for i, s in found}, {i: min(1.0, s / best) for i, s in own}
+
+
+def term_coverage(engine: Engine, parsed: QueryAnalysis, ids: Sequence[str]) -> dict[str, float]:
+    """Key-term coverage of each memory: the best over the whole message and each
+    of its clauses (a compound question covers few of its terms in any one memory)."""
+    terms = list(parsed.terms)
+    found = engine.storage.term_matches(terms, ids)
+    parts = [terms]
+    if len(parsed.clauses) > 1:
+        known = set(terms)
+        parts += [[t for t in key_terms(c, limit=len(terms)) if t in known] for c in parsed.clauses]
+    best: dict[str, float] = {}
+    for part in parts:
+        shares = rel.coverage(
+            part,
+            found.doc_freq,
+            {t: found.matched.get(t, frozenset()) for t in part},
+            found.total,
+            names=frozenset(parsed.names),
+            unknown_weight=engine.config.unknown_term_weight,
+        )
+        for i, v in shares.items():
+            best[i] = max(v, best.get(i, 0.0))
+    return best
+
+
+def candidate_pool(
+    engine: Engine, query: Vector, parsed: QueryAnalysis, *, evidence: bool
+) -> tuple[st.Pool, dict[str, int]]:
+    """The pool read through the record cache, and how many candidates each source
+    added; with ``evidence``, the key-term coverage of each (for the relevance test)."""
+    cfg = engine.config
+    hits = engine.index.search(query, cfg.candidate_pool)
+    ids = [h.id for h in hits]
+    lexical, lexical_own = lexical_scores(engine, parsed.terms)
+    span = parsed.time_range if cfg.time_range_bonus > 0 else None
+    timed = engine.storage.created_between(span.start, span.end, cfg.time_range_pool) if span else []
+    timed = [i for i in timed if i in engine.index]
+    pinned = engine.storage.pinned_ids()
+    extra = st.merge_ids(ids, [*pinned, *timed], lexical, lambda i: i in engine.index)
+    counts = {
+        "vector": len(ids),
+        "pinned": len(set(pinned) - set(ids)),
+        "time": len(set(timed) - set(ids) - set(pinned)),
+        "lexical": len(set(extra) - set(pinned) - set(timed)),
+    }
+    cosines = [h.similarity for h in hits] + engine.index.similarities(query, extra)
+    ids += extra
+    memories = engine.fetch_cached(ids)
+    # The current versions of closed facts join the pool (if searchable), so the
+    # ranking can put them first.
+    later = [i for i in st.successors(memories, ids) if i in engine.index]
+    counts["successors"] = len(later)
+    if later:
+        cosines += engine.index.similarities(query, later)
+        ids += later
+        memories += engine.fetch_cached(later)
+    pool = st.Pool(
+        memories=memories,
+        similarities=dict(zip(ids, cosines, strict=True)),
+        lexical=lexical,
+        lexical_own=lexical_own,
+        coverage=term_coverage(engine, parsed, ids) if evidence else None,
+        asked=frozenset(parsed.asked_attributes) if evidence else frozenset(),
+        asked_types=frozenset(parsed.asked_types) if evidence else frozenset(),
+        time_range=span,
+        time_only=span is not None and parsed.time_only,
+    )
+    return pool, counts
+
+
+def graph_links(
+    engine: Engine, query: Vector, seeds: Sequence[str], pool: st.Pool
+) -> tuple[dict[str, tuple[str, float]], st.Pool]:
+    """The searchable first-degree neighbours of ``seeds`` (neighbour id → (seed,
+    edge weight)), and a pool of those not among the candidates yet."""
+    links = neighbours(seeds, engine.storage.edges_touching(seeds)) if seeds else {}
+    have = {m.id for m in pool.memories}
+    missing = [i for i in links if i not in have and i in engine.index]
+    links = {i: v for i, v in links.items() if i in have or i in missing}
+    extra = st.Pool(
+        memories=engine.fetch_cached(missing),
+        similarities=dict(zip(missing, engine.index.similarities(query, missing), strict=True)),
+        lexical=pool.lexical,
+        lexical_own=pool.lexical_own,
+        coverage=pool.coverage,
+        asked=pool.asked,
+        asked_types=pool.asked_types,
+        time_range=pool.time_range,
+        time_only=pool.time_only,
+    )
+    return links, extra
+
+
+def upcoming_events(engine: Engine, now: int, within_days: float) -> list[UpcomingMemory]:
+    """Memories of events that have not ended and start within ``within_days``,
+    soonest first, with their push scores.  The caller holds the lock."""
+    # event_at is a generous end ("next month": two months), so look a month further.
+    ids = engine.storage.events_between(now, now + int((within_days + 62) * MS_PER_DAY), 500)
+    found = [u for m in engine.fetch_cached(ids) if (u := upcoming(m, now, engine.config)) is not None]
+    found = [u for u in found if u.days_to_event <= within_days]
+    return sorted(found, key=lambda u: (u.event_start, u.event_end, u.memory.id))

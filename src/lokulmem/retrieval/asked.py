@@ -1,0 +1,120 @@
+"""Which typed attribute a question asks about.  Pure.
+
+"Where do I live?" asks for ``user.residence``; "What does my sister do?" for
+``sister.job``; "Tell me about my family" asks for the ``relational`` memories
+(:func:`asked_types`).  Facts that set the asked attribute ("User moved to Munich."
+sets ``user.residence``) answer the question even when their words and
+vector are far from it, so recall counts the match as evidence of relevance
+(``Config.relevance_attribute_weight``).  The attribute names are those of
+:mod:`lokulmem.extraction.attribute_rules`; the cues are a table, as data.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..extraction.lexicon import RELATIONS
+
+__all__ = ["ASKED", "ASKED_TYPES", "asked_attributes", "asked_types"]
+
+_REL = "|".join(sorted((r for r in RELATIONS if "-" not in r), key=len, reverse=True))
+#: The subject of the question: "I" (the user) or "my <relation>".
+_SUBJ = rf"(?:(?P<i>i)|my\s+(?P<rel>{_REL}))"
+#: A possessive subject: "my" (the user's) or "my <relation>'s".
+_POSS = rf"(?:my\s+(?P<prel>{_REL})'s|(?P<my>my))"
+
+#: (attributes, cue patterns): the question forms that ask for the attributes.
+#: A job and an employer answer each other ("I work at Acme as a designer" sets
+#: only one of them).
+ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        ("residence",),
+        (
+            rf"\bwhere\s+(?:do|does|did)\s+{_SUBJ}\s+(?:\w+\s+)?(?:live|stay|reside)\b",
+            rf"\bwhere\s+{_SUBJ}\s+(?:live|lives)\b",
+            rf"\bwhere\s+(?:am|is|are)\s+{_SUBJ}\s+(?:living|based|staying)\b",
+            rf"\b(?:which|what)\s+(?:city|town|country|place)\s+(?:do|does|am|is)\s+{_SUBJ}\s+"
+            r"(?:live|living|based|staying)\b",
+            rf"\b{_POSS}\s+(?:home\s*town|home\s+city|home|address|city|town)\b",
+        ),
+    ),
+    (
+        ("employer", "job"),
+        (
+            rf"\bwhere\s+(?:do|does)\s+{_SUBJ}\s+(?:\w+\s+)?work\b",
+            rf"\bwho\s+(?:do|does)\s+{_SUBJ}\s+work\s+for\b",
+            rf"\b(?:which|what)\s+(?:company|firm|employer)\s+(?:do|does)\s+{_SUBJ}\s+work\b",
+            rf"\b{_POSS}\s+(?:employer|company|workplace)\b",
+        ),
+    ),
+    (
+        ("job", "employer"),
+        (
+            rf"\bwhat\s+(?:do|does)\s+{_SUBJ}\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\b",
+            rf"\b{_POSS}\s+(?:job|profession|occupation|career|role|position)\b",
+        ),
+    ),
+    (("name",), (rf"\b{_POSS}\s+name\b", rf"\bwhat\s+(?:am|is)\s+{_SUBJ}\s+called\b")),
+    (("age",), (rf"\bhow\s+old\s+(?:am|is)\s+{_SUBJ}\b", rf"\b{_POSS}\s+age\b")),
+    (("car",), (rf"\bwhat\s+(?:car\s+)?(?:do|does)\s+{_SUBJ}\s+drive\b", rf"\b{_POSS}\s+car\b")),
+    (("birthday",), (rf"\b{_POSS}\s+birthday\b", rf"\bwhen\s+(?:was|were)\s+{_SUBJ}\s+born\b")),
+    (("birthplace",), (rf"\bwhere\s+(?:was|were)\s+{_SUBJ}\s+born\b",)),
+    (("origin",), (rf"\bwhere\s+(?:do|does|am|is)\s+{_SUBJ}\s+(?:come\s+)?from\b",)),
+    (("team",), (rf"\bwhich\s+team\s+(?:do|does)\s+{_SUBJ}\s+support\b",)),
+    (
+        ("relationship_status",),
+        (
+            rf"\b{_POSS}\s+relationship\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+(?:seeing|dating)\s+(?:anyone|someone|somebody)\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+(?:single|married|divorced|engaged)\b",
+        ),
+    ),
+)
+#: "Who is my manager?" asks for ``user.relation:manager``.
+_WHO_IS = re.compile(rf"\bwho(?:'s|\s+is|\s+was)\s+my\s+(?P<who>{_REL})\b", re.IGNORECASE)
+
+_COMPILED = tuple(
+    (attributes, tuple(re.compile(p, re.IGNORECASE) for p in patterns)) for attributes, patterns in ASKED
+)
+
+
+def _entity(m: re.Match[str]) -> str:
+    groups = m.groupdict()
+    rel = groups.get("rel") or groups.get("prel")
+    return rel.lower() if rel else "user"
+
+
+def asked_attributes(text: str) -> frozenset[str]:
+    """The attribute keys (``"user.residence"``, ``"sister.job"``) ``text`` asks for."""
+    found: set[str] = set()
+    for attributes, patterns in _COMPILED:
+        for pattern in patterns:
+            for m in pattern.finditer(text):
+                found.update(f"{_entity(m)}.{attribute}" for attribute in attributes)
+    found.update(f"user.relation:{m.group('who').lower()}" for m in _WHO_IS.finditer(text))
+    return frozenset(found)
+
+
+#: (memory type, cue patterns): requests about a whole kind of memory.
+ASKED_TYPES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("relational", (r"\bmy\s+(?:family|relatives|folks|loved ones|people)\b",)),
+    ("profession", (r"\b(?:about|on|and)\s+my\s+(?:work|job|career)\b",)),
+    ("identity", (r"\b(?:about|of)\s+(?:me|myself)\b", r"\bwho\s+am\s+i\b")),
+    (
+        "preference",
+        (
+            r"\bmy\s+(?:preferences|likes|tastes|hobbies|interests)\b",
+            r"\bwhat\s+do\s+i\s+(?:like|prefer|enjoy)\b",
+        ),
+    ),
+    ("project", (r"\bmy\s+projects\b",)),
+    ("temporal", (r"\bmy\s+(?:plans|schedule|agenda)\b",)),
+)
+_COMPILED_TYPES = tuple(
+    (kind, tuple(re.compile(p, re.IGNORECASE) for p in patterns)) for kind, patterns in ASKED_TYPES
+)
+
+
+def asked_types(text: str) -> frozenset[str]:
+    """The memory types ``text`` asks about as a whole ("Tell me about my family")."""
+    return frozenset(kind for kind, patterns in _COMPILED_TYPES if any(p.search(text) for p in patterns))

@@ -1,0 +1,43 @@
+import pytest
+
+from lokulmem.retrieval.asked import asked_attributes, asked_types
+
+
+@pytest.mark.parametrize(
+    ("question", "keys"),
+    [
+        ("Where do I live?", {"user.residence"}),
+        ("Where do I live now, and could my sister visit?", {"user.residence"}),
+        ("Where does my brother live these days?", {"brother.residence"}),
+        ("What's my home town?", {"user.residence"}),
+        ("What does my sister do?", {"sister.job", "sister.employer"}),
+        ("What is my job?", {"user.job", "user.employer"}),
+        ("Who do I work for?", {"user.employer", "user.job"}),
+        ("What is my sister's job?", {"sister.job", "sister.employer"}),
+        ("What's my partner's name?", {"partner.name"}),
+        ("How old is my dog?", {"dog.age"}),
+        ("What car do I drive?", {"user.car"}),
+        ("Where was I born?", {"user.birthplace"}),
+        ("When is my birthday?", {"user.birthday"}),
+        ("Where does Priya live?", set()),  # a name, not a relation: no typed slot
+        ("What's the capital of Peru?", set()),
+        ("", set()),
+    ],
+)
+def test_the_attribute_a_question_asks_for(question: str, keys: set[str]) -> None:
+    assert asked_attributes(question) == keys
+
+
+@pytest.mark.parametrize(
+    ("request_", "kinds"),
+    [
+        ("Tell me about my family.", {"relational"}),
+        ("Tell me about my family and my work", {"relational", "profession"}),
+        ("What do you know about me?", {"identity"}),
+        ("What are my hobbies besides running?", {"preference"}),
+        ("What are my plans?", {"temporal"}),
+        ("How do I fix my bike?", set()),
+    ],
+)
+def test_the_memory_types_a_request_asks_about(request_: str, kinds: set[str]) -> None:
+    assert asked_types(request_) == kinds
