@@ -30,6 +30,7 @@ from .manage import AsyncManager, Manager
 from .records import (
     AugmentResult,
     ContradictionEvent,
+    Episode,
     LearnResult,
     MaintenanceReport,
     Memory,
@@ -275,6 +276,7 @@ class LokulMem:
         debug: bool = False,
         require_evidence: bool | None = None,
         include_proactive: bool | None = None,
+        include_episodes: bool = True,
     ) -> AugmentResult:
         """``history`` + ``message`` with relevant memories prepended to the system prompt.
 
@@ -284,8 +286,11 @@ class LokulMem:
         stored injects nothing.  On the first turn of a conversation (no user or
         assistant turn in ``history``; ``include_proactive`` forces it on or
         off) memories of events coming up are pushed first (``lokulmem.proactive``).
-        The caller's list is never mutated.  Injected memories are reinforced.
-        With ``debug=True`` the result carries a :class:`~lokulmem.LokulMemDebug`.
+        The past conversation (episode) most similar to the message is added as an
+        ``[Episode Context]`` block when its cosine reaches ``episode_similarity``
+        (``include_episodes=False``: never).  The caller's list is never mutated.
+        Injected memories are reinforced.  With ``debug=True`` the result carries a
+        :class:`~lokulmem.LokulMemDebug`.
         """
         return self._engine.augment(
             message,
@@ -296,7 +301,17 @@ class LokulMem:
             debug=debug,
             require_evidence=require_evidence,
             include_proactive=include_proactive,
+            include_episodes=include_episodes,
         )
+
+    def end_session(self, session_id: str) -> Episode | None:
+        """End ``session_id`` now: its memories become an :class:`~lokulmem.Episode`
+        (an extractive summary of its most central memories, turn count, valence,
+        topics), stored and recalled for related questions later; ``None`` when
+        the session left no memory.  Sessions also end on their own when another
+        session starts learning or after ``episode_idle_minutes`` without a turn.
+        Ending a session again updates its episode."""
+        return self._engine.end_session(session_id)
 
     def manage(self) -> Manager:
         """The memory-panel API."""
@@ -343,6 +358,7 @@ class AsyncLokulMem:
     init = async_twin(LokulMem.init)
     learn = async_twin(LokulMem.learn)
     augment = async_twin(LokulMem.augment)
+    end_session = async_twin(LokulMem.end_session)
     maintenance = async_twin(LokulMem.maintenance)
     wait_for_maintenance = async_twin(LokulMem.wait_for_maintenance)
 

@@ -83,6 +83,8 @@ class AugmentArgs:
     evidence: bool = True
     #: Push proactive memories (``include_proactive``; default: on the first turn).
     proactive: bool = False
+    #: Add the most similar past conversation (``include_episodes``).
+    episodes: bool = True
 
     @classmethod
     def parse(
@@ -96,6 +98,7 @@ class AugmentArgs:
         types: Sequence[str] | None,
         require_evidence: object = None,
         include_proactive: object = None,
+        include_episodes: object = True,
     ) -> AugmentArgs:
         text = check_str("message", message)
         hist = validate_history(history)
@@ -112,6 +115,8 @@ class AugmentArgs:
         for name, flag in (("require_evidence", require_evidence), ("include_proactive", include_proactive)):
             if flag is not None and not isinstance(flag, bool):
                 raise ValidationError(name, "must be True, False or None")
+        if not isinstance(include_episodes, bool):
+            raise ValidationError("include_episodes", "must be True or False")
         # The first turn of a conversation: no user or assistant turn before it.
         first = not any(m.get("role") in ("user", "assistant") for m in hist)
         return cls(
@@ -122,4 +127,5 @@ class AugmentArgs:
             type_filter=frozenset(types) if types is not None else None,
             evidence=config.require_evidence if require_evidence is None else bool(require_evidence),
             proactive=first if include_proactive is None else bool(include_proactive),
+            episodes=include_episodes,
         )

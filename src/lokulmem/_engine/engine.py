@@ -24,7 +24,7 @@ from ..clock import Clock
 from ..config import Config
 from ..contradiction import Candidate
 from ..embedding import Embedder
-from ..errors import MemoryNotFoundError, StoreClosedError
+from ..errors import MemoryNotFoundError, StoreClosedError, ValidationError
 from ..events import EventBus
 from ..extraction import PROTOTYPES
 from ..extraction.attributes import Attribute
@@ -32,6 +32,7 @@ from ..index import BruteForceIndex
 from ..maintenance import holder_id, run_maintenance
 from ..records import (
     Cluster,
+    Episode,
     MaintenanceReport,
     Memory,
     MemoryStats,
@@ -41,6 +42,7 @@ from ..records import (
 from ..storage import Storage
 from .args import check_str
 from .candidates import stage1
+from .episodic import end_sessions
 from .learning import run_learn
 from .recall import run_augment
 from .scheduler import Scheduler
@@ -95,6 +97,8 @@ class Engine:
         self.scheduler = Scheduler(executor)
         # Memories faded by any sweep since the last learn() returned them.
         self.pending_faded: list[Memory] = []
+        #: Episodes with vectors and their matrix, loaded on first use (None: stale).
+        self.episodes_cache: tuple[list[Episode], Vector | None] | None = None
         #: memory id → when augment() last pushed it proactively (not repeated within
         #: ``proactive_repeat_hours``; in memory only, like the session state).
         self.pushed: dict[str, int] = {}
@@ -186,6 +190,20 @@ class Engine:
     def clusters(self) -> list[Cluster]:
         return list(self._clusters)
 
+    def episode_vectors(self) -> tuple[list[Episode], Vector | None]:
+        """The stored episodes that have a vector of this model's size, and their
+        vectors (one row each).  The caller holds the lock."""
+        if self.episodes_cache is None:
+            dim = self.embedder.dimension
+            eps = [
+                e
+                for e in self.storage.all_episodes()
+                if e.embedding is not None and e.embedding.shape == (dim,)
+            ]
+            mat = np.stack([e.embedding for e in eps if e.embedding is not None]) if eps else None
+            self.episodes_cache = (eps, mat)
+        return self.episodes_cache
+
     def topic_clusters(self) -> tuple[Vector | None, list[str]]:
         """The cluster centroids (one row each) and their ids, for the topic bonus."""
         return self.centroids, [c.id for c in self._clusters]
@@ -253,6 +271,8 @@ class Engine:
                 for m in changes.updated:
                     self.storage.update_memory(m)
                 self.storage.delete_memories(changes.deleted)
+            for ep in changes.episodes:
+                self.storage.put_episode(ep)
             for e in changes.edges:
                 self.storage.put_edge(e)
             self.storage.delete_edges(changes.dropped_edges)
@@ -276,6 +296,8 @@ class Engine:
                     self.index.add(m.id, m.embedding)
                 else:
                     self.index.remove(m.id)
+        if changes.episodes or changes.reload_index:
+            self.episodes_cache = None
         if changes.reload_clusters:
             self._load_clusters()
             self.records.clear()  # members' cluster_id changed
@@ -357,3 +379,13 @@ class Engine:
     # -- the three verbs' engine side: orchestrations in their own modules ---------------
     learn = run_learn
     augment = run_augment
+
+    def end_session(self, session_id: object) -> Episode | None:
+        """Make ``session_id`` an episode now (see ``LokulMem.end_session``)."""
+        sid = check_str("session_id", session_id)
+        if not sid.strip():
+            raise ValidationError("session_id", "must not be empty")
+        with self.lock:
+            self.ensure()
+            found = end_sessions(self, [sid], self.clock.now_ms())
+        return found[0] if found else None

@@ -11,6 +11,7 @@ from ..maintenance import sweep_due
 from ..records import Edge, LearnResult, Memory, context_text
 from .args import LearnArgs
 from .candidates import stage1
+from .episodic import due_sessions, end_sessions
 from .facts import Provenance, frozen
 from .sentence import LearnPlan, MessageFacts, gate, plan_message, with_context_vector
 from .unit import Changes
@@ -120,8 +121,9 @@ def run_learn(
         if not args.text.strip():
             return LearnResult(total_memories=engine.storage.count_memories("active"))
         sid = args.session_id or engine.default_session
-        new_session = sid not in engine.sessions
         now = engine.clock.now_ms()
+        end_sessions(engine, due_sessions(engine, sid, now), now)
+        new_session = sid not in engine.sessions
         engine.sync_index()
         plan = _plan(engine, args, sid, now)
         changes = engine.apply(
@@ -135,6 +137,7 @@ def run_learn(
         state = engine.sessions.get(sid)
         state.turn += 1
         state.last_response = args.response
+        state.last_at, state.ended = now, False
         state.vectors.extend(plan.vectors)  # bounded: maxlen = session_sentence_window
         total = engine.storage.count_memories("active")
     engine.announce(changes)

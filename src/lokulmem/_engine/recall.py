@@ -12,6 +12,7 @@ memories are then reinforced in one unit of work.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -21,8 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..decay import confidence_label, reinforce
+from ..episodes import episode_block
 from ..records import (
     AugmentResult,
+    Episode,
     EvidenceCard,
     InjectedMemory,
     LokulMemDebug,
@@ -84,6 +87,7 @@ def run_augment(
     reinforce_injected: bool = True,
     require_evidence: bool | None = None,
     include_proactive: bool | None = None,
+    include_episodes: bool = True,
 ) -> AugmentResult:
     """What to inject for ``message`` (see ``LokulMem.augment``); injected memories are
     reinforced unless ``reinforce_injected`` is false (the injection preview)."""
@@ -97,6 +101,7 @@ def run_augment(
         types=types,
         require_evidence=require_evidence,
         include_proactive=include_proactive,
+        include_episodes=include_episodes,
     )
     available = st.available_tokens(args.history, args.text, cfg, counter)
     clock = _Clock()
@@ -153,6 +158,14 @@ def run_augment(
             links=links,
         )
         selection = st.fit_block(chosen, reasons, available=available, counter=counter, lead=lead)
+        episode = _episode(engine, query) if args.episodes else None
+        block = selection.block
+        if episode is not None:
+            text = episode_block(episode, now)
+            block = f"{block}\n\n{text}" if block else text
+            if count_tokens(block, counter) > available:
+                episode, block = None, selection.block
+            clock.done("episodes", injected=int(episode is not None))
         clock.done("packaging", injected=len(selection.chosen), tokens=selection.tokens_used)
         if reinforce_injected:  # a real augment (not a preview) remembers what it pushed
             engine.pushed.update(dict.fromkeys(selection.lead, now))
@@ -170,11 +183,24 @@ def run_augment(
         kept = set(selection.lead)
         proactive = tuple(u for u in pushed if u.memory.id in kept)
         audit = _audit(engine, parsed, clock, selection, injected, candidates, available, searched, proactive)
+        audit = dataclasses.replace(
+            audit, episode_injected=episode, tokens_used=count_tokens(block, counter) if block else 0
+        )
     return AugmentResult(
-        messages=inject(args.history, args.text, selection.block, cfg.injection_mode),
+        messages=inject(args.history, args.text, block, cfg.injection_mode),
         debug=audit,
-        context=selection.block,
+        context=block,
     )
+
+
+def _episode(engine: Engine, query: Vector) -> Episode | None:
+    """The past conversation most similar to the query, if it reaches ``episode_similarity``."""
+    episodes, vectors = engine.episode_vectors()
+    if vectors is None:
+        return None
+    sims = vectors @ query
+    best = int(np.argmax(sims))
+    return episodes[best] if float(sims[best]) >= engine.config.episode_similarity else None
 
 
 def _pushed(engine: Engine, now: int) -> list[UpcomingMemory]:

@@ -29,6 +29,10 @@ class SessionState:
     vectors: deque[Vector] = field(default_factory=deque)
     #: The assistant's last response in this session: what the next user message answers.
     last_response: str = ""
+    #: When the session last learned something (Unix ms), and whether it has
+    #: become an episode since (``end_session``).
+    last_at: int = 0
+    ended: bool = False
 
 
 class Sessions:
@@ -45,6 +49,10 @@ class Sessions:
     def ids(self) -> list[str]:
         """Session ids held, least recently used first."""
         return list(self._states)
+
+    def peek(self, session_id: str) -> SessionState | None:
+        """The session's state if held, without creating it or marking it used."""
+        return self._states.get(session_id)
 
     def get(self, session_id: str) -> SessionState:
         """The session's state (created empty on first use), marked most recently used."""

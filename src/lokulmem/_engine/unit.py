@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..records import ContradictionEvent, Edge, Memory
+from ..records import ContradictionEvent, Edge, Episode, Memory
 
 __all__ = ["Changes"]
 
@@ -34,6 +34,8 @@ class Changes:
     faded: list[Memory] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     contradictions: list[ContradictionEvent] = field(default_factory=list)
+    #: Episodes to insert or replace (a session that ended).
+    episodes: list[Episode] = field(default_factory=list)
     #: Knowledge-graph edges to insert or replace, and ids of edges to delete.
     edges: list[Edge] = field(default_factory=list)
     dropped_edges: list[str] = field(default_factory=list)
@@ -49,5 +51,11 @@ class Changes:
     def __bool__(self) -> bool:
         # Edges alone change no memory and no statistic: no event.
         return bool(
-            self.added or self.updated or self.faded or self.deleted or self.reload_index or self.other
+            self.added
+            or self.updated
+            or self.faded
+            or self.deleted
+            or self.reload_index
+            or self.other
+            or self.episodes
         )

@@ -237,6 +237,16 @@ class Config:
     #: A memory pushed proactively is not pushed again for this many hours (no nagging).
     proactive_repeat_hours: float = nonneg(12.0)
 
+    # --- episodic memory (PRD §10.1; lokulmem.episodes) ---
+    #: Memories in an episode's extractive summary at most (PRD: 2-3 sentences).
+    episode_summary_sentences: int = posint(3)
+    #: A session idle this long is ended (made an episode) at the next learn() (0: never).
+    episode_idle_minutes: float = nonneg(30.0)
+    #: An episode is injected when its cosine with the message reaches this (PRD: 0.75,
+    #: which a question about the very topic of an episode did not reach with this
+    #: model: docs/tuning.md entry 26).
+    episode_similarity: float = unit(0.5)
+
     # --- knowledge graph (PRD §10.4; lokulmem.graph) ---
     #: Link a new memory to its neighbours when it is learned (False: no new edges).
     build_edges: bool = True

@@ -177,7 +177,7 @@ class Memory:
 
 @dataclass(frozen=True, kw_only=True)
 class Episode:
-    """A session-level summary (PRD §9; populated by a later release)."""
+    """A finished session as one summary (PRD §9, §10.1; see ``lokulmem.episodes``)."""
 
     id: str
     summary: str

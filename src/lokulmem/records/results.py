@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .memory import Memory, ProgressStage, Resolution
+from .memory import Episode, Memory, ProgressStage, Resolution
 from .recall import EvidenceCard, QueryAnalysis, StageTrace, UpcomingMemory
 
 __all__ = [
@@ -167,6 +167,8 @@ class LokulMemDebug:
     excluded: Mapping[str, int] = field(default_factory=dict)
     #: Memories of coming events pushed first in the block (PRD §10.3).
     proactive_injected: tuple[UpcomingMemory, ...] = ()
+    #: The past conversation injected as ``[Episode Context]`` (PRD §10.1), if any.
+    episode_injected: Episode | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
