@@ -6,11 +6,17 @@ The set (``eval/data/knowledge_update.jsonl``, written by us) holds a fact,
 its change (said with or without a temporal marker, in the ways people say
 it) and a question asked later; ``new`` and ``old`` are words only the new
 and the old fact contain.  Cases of ``kind: "restatement"`` restate the
-current value instead of changing it.
+current value instead of changing it.  A hold-out set of the same kind
+(``eval/data/knowledge_update_holdout.jsonl``, 38 changes and 2
+restatements with other people, places and phrasings, written before the
+first measurement and never tuned on) is run on every result::
+
+    python -m eval.knowledge_update eval/data/knowledge_update_holdout.jsonl
 
 **Replay.**  One fresh store per case: ``learn(fact)`` on day 0, ``learn(change)``
 on day 20 (another session), the question on day 40 through
-``get_injection_preview`` with default options (nothing reinforced).
+``get_injection_preview`` with default options (nothing reinforced; a
+question mid-conversation, so no proactive push).
 
 **Metrics.**
 
