@@ -81,17 +81,32 @@ def test_learning_links_memories_naming_the_same_person(mem: LokulMem) -> None:
     assert edge.shared_entities == ("Maya",) and edge.weight == pytest.approx(mem.config.edge_entity_weight)
 
 
-def test_an_edge_lifts_a_related_memory_into_the_injection(mem: LokulMem) -> None:
+def test_the_second_pass_gives_neighbours_the_bonus(mem: LokulMem) -> None:
+    ids = _learn(mem)
+    kids = ids["Maya has two kids, Leo and Ben."]
+    r = mem.augment("What does my sister do?", debug=True)
+    d = r.debug
+    assert d is not None
+    assert [i.memory.content for i in d.injected] == ["User's sister Maya is a doctor in Hamburg."]
+    # The neighbour is re-ranked with the bonus (visible in debug) but, with no
+    # evidence of its own, not injected: the PRD's re-ranking, by default.
+    cand = next(c for c in d.candidates if c.memory.id == kids)
+    assert cand.breakdown.graph == pytest.approx(mem.config.graph_bonus)
+    assert cand.excluded_reason == "no semantic or key-word evidence"
+    assert {s.name: s for s in d.stages}["graph"].counts["linked"] == 1
+
+
+def test_an_edge_lifts_a_related_memory_into_the_injection(make_mem) -> None:  # type: ignore[no-untyped-def]
+    mem = make_mem(graph_evidence_share=1.0)
     ids = _learn(mem)
     r = mem.augment("What does my sister do?", debug=True)
     d = r.debug
     assert d is not None
-    injected = [i.memory.content for i in d.injected]
-    assert injected[0] == "User's sister Maya is a doctor in Hamburg."
+    assert d.injected[0].memory.content == "User's sister Maya is a doctor in Hamburg."
     lifted = next(i for i in d.injected if i.memory.id == ids["Maya has two kids, Leo and Ben."])
     assert lifted.score_breakdown.graph == pytest.approx(mem.config.graph_bonus)
     assert "linked to a top result" in lifted.reason
-    assert {s.name: s for s in d.stages}["graph"].counts["linked"] == 1
+    assert lifted.evidence is not None and lifted.evidence >= mem.config.relevance_threshold
 
 
 def test_no_graph_bonus_no_second_pass(make_mem) -> None:  # type: ignore[no-untyped-def]

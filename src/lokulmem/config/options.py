@@ -262,6 +262,10 @@ class Config:
     graph_bonus: float = nonneg(0.08)
     #: The best relevant results whose neighbours get ``graph_bonus``.
     graph_seeds: int = posint(3)
+    #: A neighbour's evidence and standing are at least its seed's × the edge weight
+    #: × this (0: the PRD's re-ranking only, a neighbour needs evidence of its own;
+    #: 1 cost LoCoMo 0.8 more memories per question for 0.4 recall, docs/tuning.md 26).
+    graph_evidence_share: float = unit(0.0)
 
     #: Memories taken from the lexical (FTS5) search per query, besides the vector pool.
     lexical_pool: int = posint(50)

@@ -231,7 +231,8 @@ def link(
 ) -> tuple[list[Scored], dict[str, float] | None]:
     """The second pass (PRD §10.4): each first-degree neighbour of a seed (``links``:
     neighbour id → (seed id, edge weight)) gets ``graph_bonus``, and its evidence is
-    at least its seed's times the edge weight.  Returns the candidates (order
+    at least its seed's × the edge weight × ``graph_evidence_share`` (0 by default:
+    a neighbour needs evidence of its own).  Returns the candidates (order
     unchanged: rank them again) and the evidence."""
     out: list[Scored] = []
     for s in ranked:
@@ -242,9 +243,10 @@ def link(
     if proof is None:
         return out, None
     lifted = dict(proof)
+    share = config.graph_evidence_share
     for other, (seed, weight) in links.items():
-        if other in lifted:
-            lifted[other] = max(lifted[other], proof.get(seed, 0.0) * weight)
+        if other in lifted and share > 0:
+            lifted[other] = max(lifted[other], proof.get(seed, 0.0) * weight * share)
     return out, lifted
 
 
@@ -299,16 +301,18 @@ def select(
     given: see :mod:`.relevance`), the limit and the token budget (the block's
     frame is already taken off).  A closed fact's replacement, and a graph
     neighbour of a seed (``links``), stand at least where the fact or the seed
-    (times the edge weight) stands for the floor and the margin."""
+    (× the edge weight × ``graph_evidence_share``) stands for the floor and the
+    margin."""
     chosen: list[tuple[Scored, str]] = []
     reasons: dict[str, str | None] = {}
     used = 0
     bar = _margin_bar(ranked, floor, type_filter, proof, config)
     # The current version of a closed fact stands where the closed fact stands.
     lifted = inherit({s.memory.id: s.breakdown.total for s in ranked}, _replacements(ranked))
+    share = config.graph_evidence_share
     for other, (seed, weight) in (links or {}).items():
-        if other in lifted and seed in lifted:
-            lifted[other] = max(lifted[other], lifted[seed] * weight)
+        if other in lifted and seed in lifted and share > 0:
+            lifted[other] = max(lifted[other], lifted[seed] * weight * share)
     for s in ranked:
         m = s.memory
         why = _gate(s, floor, type_filter, proof, bar, config, lifted[m.id])
