@@ -15,6 +15,7 @@ TESTS = ROOT / "tests"
 #: Modules tested through another test module (path under src/lokulmem → tests path).
 COVERED_BY = {
     "_engine/args.py": "test_client.py",
+    "_engine/audit.py": "test_retrieval.py",
     "_engine/candidates.py": "test_contradiction.py",
     "_engine/engine.py": "test_client.py",
     "_engine/episodic.py": "test_episodes.py",
@@ -48,6 +49,7 @@ COVERED_BY = {
     "records/panel.py": "test_manage.py",
     "records/recall.py": "test_retrieval.py",
     "records/results.py": "test_retrieval.py",
+    "retrieval/selection.py": "retrieval/test_stages.py",
     "retrieval/budget.py": "test_retrieval.py",
     "retrieval/injection.py": "test_retrieval.py",
     "retrieval/query.py": "test_retrieval.py",

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from lokulmem import Config, Memory
+from lokulmem.retrieval import selection as sel
 from lokulmem.retrieval import stages as st
 
 NOW = 1_767_225_600_000
@@ -82,7 +83,7 @@ def test_select_records_why_each_candidate_was_left_out() -> None:
     memories.append(mem("emo", vec(1, 0, 0, 0.1), types=("emotional",)))
     memories.append(mem("weak", vec(0, 0, 1, 0), created_at=NOW - 10**10))
     ranked = st.rank(scored(*memories), floor=0.2)
-    chosen, reasons = st.select(
+    chosen, reasons = sel.select(
         ranked,
         floor=0.2,
         limit=2,
@@ -100,24 +101,24 @@ def test_select_records_why_each_candidate_was_left_out() -> None:
 def test_select_and_fit_keep_the_block_within_the_tokens_available() -> None:
     ranked = st.rank(scored(*[mem(f"m{i}", vec(1, i * 0.1, 0, 0)) for i in range(5)]), floor=0.0)
     line_tokens = len("- User fact m0.") // 4 + 8
-    chosen, reasons = st.select(
+    chosen, reasons = sel.select(
         ranked, floor=0.0, limit=10, budget=2 * line_tokens, type_filter=None, config=CFG, counter=None
     )
     assert 1 <= len(chosen) <= 2 and st.BUDGET_EXHAUSTED in reasons.values()
-    selection = st.fit_block(chosen, reasons, available=5, counter=None)  # too small for any block
+    selection = sel.fit_block(chosen, reasons, available=5, counter=None)  # too small for any block
     assert selection.chosen == () and selection.block == "" and selection.tokens_used == 0
     assert all(selection.reasons[s.memory.id] == st.BUDGET_EXHAUSTED for s, _ in chosen)
 
 
 def test_debug_records_show_the_injected_and_the_excluded() -> None:
     ranked = st.rank(scored(mem("a", vec(1, 0, 0, 0)), mem("b", vec(0, 1, 0, 0))), floor=0.3)
-    chosen, reasons = st.select(
+    chosen, reasons = sel.select(
         ranked, floor=0.3, limit=10, budget=1000, type_filter=None, config=CFG, counter=None
     )
-    selection = st.fit_block(chosen, reasons, available=1000, counter=None)
-    (injected,) = st.injected_debug(selection, CFG, None)
+    selection = sel.fit_block(chosen, reasons, available=1000, counter=None)
+    (injected,) = sel.injected_debug(selection, CFG, None)
     assert injected.memory.id == "a" and injected.injection_rank == 1 and injected.reason
-    candidates = st.candidate_debug(ranked, selection.reasons, CFG)
+    candidates = sel.candidate_debug(ranked, selection.reasons, CFG)
     assert [(c.memory.id, c.injected, c.excluded_reason) for c in candidates] == [
         ("a", True, None),
         ("b", False, st.BELOW_FLOOR),
