@@ -54,7 +54,7 @@ def term_coverage(engine: Engine, parsed: QueryAnalysis, ids: Sequence[str]) -> 
     """Key-term coverage of each memory: the best over the whole message and each
     of its clauses (a compound question covers few of its terms in any one memory)."""
     terms = list(parsed.terms)
-    found = engine.storage.term_matches(terms, ids)
+    found = engine.storage.term_matches(terms, ids, cap=engine.config.term_frequency_cap)
     parts = [terms]
     if len(parsed.clauses) > 1:
         known = set(terms)

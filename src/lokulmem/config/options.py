@@ -315,6 +315,9 @@ class Config:
     #: first ones): keeps both linear in the query's length (a 20,000-word query took
     #: minutes when every word was a term).
     max_query_terms: int = posint(16)
+    #: Memories read per key term to count its document frequency at most (a word in
+    #: more memories than this has an IDF near 0 anyway; keeps recall bounded).
+    term_frequency_cap: int = posint(20_000)
     #: Clauses of a compound query ("…, and could my sister come?") whose key-term
     #: coverage is tested on its own (lokulmem.retrieval.relevance).
     max_query_clauses: int = posint(4)

@@ -27,9 +27,9 @@ OrderColumn = Literal["created_at", "last_accessed_at", "mention_count", "update
 class TermMatches:
     """Which memories contain a query's terms (see ``Storage.term_matches``)."""
 
-    #: Active memories in the store.
+    #: Memories stored (the IDF's N).
     total: int
-    #: term → active memories whose content or source message contains it.
+    #: term → stored memories whose content or source message contains it.
     doc_freq: Mapping[str, int]
     #: term → the asked-about memories that contain it.
     matched: Mapping[str, frozenset[str]]
@@ -144,9 +144,10 @@ class Storage(Protocol):
     ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms``, best first, with a positive score."""
 
-    def term_matches(self, terms: Sequence[str], ids: Sequence[str]) -> TermMatches:
-        """Per term, how many active memories contain it (content or source
-        message) and which of ``ids`` do; empty without full-text search."""
+    def term_matches(self, terms: Sequence[str], ids: Sequence[str], *, cap: int = 20_000) -> TermMatches:
+        """Per term, how many stored memories contain it (content or source
+        message; counted up to ``cap``) and which of ``ids`` do; empty without
+        full-text search."""
 
     def delete_memories(self, ids: Sequence[str]) -> None:
         """Delete memories with their types, edges and cluster membership."""

@@ -200,35 +200,31 @@ class SQLiteQueries(SQLiteBase):
             ).fetchall()
         return [r[0] for r in rows]
 
-    def term_matches(self, terms: Sequence[str], ids: Sequence[str]) -> TermMatches:
-        """For each term (a word or a hyphenated phrase, stemmed): how many active
+    def term_matches(self, terms: Sequence[str], ids: Sequence[str], *, cap: int = 20_000) -> TermMatches:
+        """For each term (a word or a hyphenated phrase, stemmed): how many stored
         memories match it in their content or source message, and which of ``ids``
-        do.  Empty without FTS5."""
+        do.  Empty without FTS5.  Document frequencies count every stored row (the
+        full-text index alone, no join), at most ``cap`` rows per term (a word in
+        more memories than that has an IDF near 0 anyway)."""
         words = [t for t in dict.fromkeys(terms) if WORD.search(t)]
         if not words or not self.has_fts:
             return TermMatches(total=0, doc_freq={}, matched={})
-        marks = ",".join("?" * len(ids))
         doc_freq: dict[str, int] = {}
         matched: dict[str, frozenset[str]] = {}
         with self._lock:
-            total = self._c.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0]
+            total = self._c.execute("SELECT count(*) FROM memories").fetchone()[0]
+            rowids = dict(
+                self._c.execute(
+                    f"SELECT rowid, id FROM memories WHERE id IN ({','.join('?' * len(ids))})", tuple(ids)
+                ).fetchall()
+            )
             for term in words:
                 match = '{content source_context} : "' + term.replace('"', '""') + '"'
-                doc_freq[term] = self._c.execute(
-                    "SELECT count(*) FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
-                    "WHERE memories_fts MATCH ? AND m.status = 'active'",
-                    (match,),
-                ).fetchone()[0]
-                rows = (
-                    self._c.execute(
-                        "SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
-                        f"WHERE memories_fts MATCH ? AND m.id IN ({marks})",
-                        (match, *ids),
-                    ).fetchall()
-                    if ids and doc_freq[term]
-                    else []
-                )
-                matched[term] = frozenset(r[0] for r in rows)
+                found = self._c.execute(
+                    "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?", (match, cap)
+                ).fetchall()
+                doc_freq[term] = len(found)
+                matched[term] = frozenset(rowids[r[0]] for r in found if r[0] in rowids)
         return TermMatches(total=int(total), doc_freq=doc_freq, matched=matched)
 
     def events_between(self, start: int, end: int, limit: int) -> list[str]:
