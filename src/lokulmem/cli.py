@@ -79,13 +79,14 @@ def demo(path: Path | None, keep: bool) -> int:
         assert dbg is not None
         print(
             "\nWhy each memory was injected "
-            "(R = semantic + recency + strength + continuity + lexical + cluster):"
+            "(R = semantic + recency + strength + continuity + lexical + cluster + time + graph):"
         )
         for inj in dbg.injected:
             b = inj.score_breakdown
             print(
                 f"  #{inj.injection_rank} R={inj.score:.3f} = {b.semantic:.3f} + {b.recency:.3f}"
                 f" + {b.strength:.3f} + {b.continuity:.3f} + {b.lexical:.3f} + {b.cluster:.3f}"
+                f" + {b.time:.3f} + {b.graph:.3f}"
                 f"  {inj.memory.content}\n"
                 f"      reason: {inj.reason}; evidence {inj.evidence or 0.0:.2f}"
             )
