@@ -18,6 +18,8 @@ from lokulmem.extraction import (
         ("I don't like cats", "User doesn't like cats."),
         ("I go to the gym every day", "User goes to the gym every day."),
         ("I've been learning Spanish", "User has been learning Spanish."),
+        ("I need to finish the report for Friday", "User needs to finish the report for Friday."),
+        ("I could go", "User could go."),
     ],
 )
 def test_facts_read_as_facts_about_the_user(sentence: str, fact: str) -> None:

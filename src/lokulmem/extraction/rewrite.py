@@ -25,9 +25,11 @@ _INVARIANT = frozenset(
     came saw knew thought bought felt left met ran said told found gave grew became began
     wrote spent lost won ate drove flew quit broke chose fell forgot held kept led paid put
     sold sent sat slept spoke stood taught understood woke wore brought caught built heard
-    meant read set shut hit cut let ought dare need
+    meant read set shut hit cut let ought dare
     """.split()
 )
+#: Present-tense verbs that end in "ed" like a past tense ("I need" → "User needs").
+_PRESENT_ED = frozenset("need feed bleed breed exceed proceed succeed speed heed".split())
 _ADVERBS = frozenset(
     """
     really also just never always still usually often sometimes recently actually
@@ -58,7 +60,7 @@ def _third_person(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _INVARIANT or low.endswith("ed") or low.endswith("n't"):
+    if low in _INVARIANT or (low.endswith("ed") and low not in _PRESENT_ED) or low.endswith("n't"):
         return verb
     if re.search(r"(?:s|sh|ch|x|z|o)$", low):
         return verb + "es"
