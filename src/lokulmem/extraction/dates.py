@@ -25,19 +25,13 @@ import datetime as dt
 import re
 
 from .classify import PAST_CUES
-from .lexicon import MONTHS
+from .lexicon import MONTH_NUMBERS, MONTH_PATTERN, WEEKDAYS
 
 __all__ = ["event_span", "event_time"]
 
-# Full names, their three-letter forms ("jun", "sep") and "sept".
-_MONTH_NUMBER = {name[:n]: i for i, name in enumerate(MONTHS[:12], start=1) for n in (3, len(name))} | {
-    "sept": 9
-}
-_MONTH_NAMES = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
-
 
 def _month(n: int) -> str:
-    return rf"(?P<month{n}>{_MONTH_NAMES})\.?"
+    return rf"(?P<month{n}>{MONTH_PATTERN})\.?"
 
 
 def _day(n: int) -> str:
@@ -74,9 +68,8 @@ _RELATIVE: tuple[tuple[re.Pattern[str], float], ...] = tuple(
     )
 )
 _MS_PER_DAY = 86_400_000
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # "on Friday", "by Friday", "for Friday", "this Friday", "next Friday", "Friday".
-_WEEKDAY = re.compile(r"\b(?:(?:on|by|for|this|next|until)\s+)?(?P<wd>" + "|".join(_WEEKDAYS) + r")\b", re.I)
+_WEEKDAY = re.compile(r"\b(?:(?:on|by|for|this|next|until)\s+)?(?P<wd>" + "|".join(WEEKDAYS) + r")\b", re.I)
 _IN_N = re.compile(
     r"\bin\s+(?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|ten)\s+(?P<u>day|week)s?\b", re.I
 )
@@ -147,7 +140,7 @@ def _counted_span(sentence: str, today: dt.datetime) -> tuple[dt.datetime, dt.da
         return day, day + dt.timedelta(days=1)
     w = _WEEKDAY.search(sentence)
     if w is not None and not re.search(r"\bevery\s+" + w["wd"], sentence, re.IGNORECASE):
-        ahead = (_WEEKDAYS.index(w["wd"].lower()) - today.weekday()) % 7 or 7
+        ahead = (WEEKDAYS.index(w["wd"].lower()) - today.weekday()) % 7 or 7
         day = today + dt.timedelta(days=ahead)
         return day, day + dt.timedelta(days=1)
     return None
@@ -193,7 +186,7 @@ def _month_date_end(sentence: str, now: dt.datetime) -> dt.datetime | None:
     m = _MONTH_DATE.search(sentence)
     if m is not None:
         g = m.groupdict()
-        month = _MONTH_NUMBER[(g["month1"] or g["month2"] or g["month3"]).lower()]
+        month = MONTH_NUMBERS[(g["month1"] or g["month2"] or g["month3"]).lower()]
         raw_day = g["day1"] or g["day2"]
         raw_year = g["year1"] or g["year2"] or g["year3"]
         year = int(raw_year) if raw_year else now.year

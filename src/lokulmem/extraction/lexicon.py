@@ -55,6 +55,12 @@ MONTHS = (
     " jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
 WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+#: Month name → number: full names, their three-letter forms ("jun", "sep") and "sept".
+MONTH_NUMBERS = {name[:n]: i for i, name in enumerate(MONTHS[:12], start=1) for n in (3, len(name))} | {
+    "sept": 9
+}
+#: A regex alternation of :data:`MONTH_NUMBERS`, longest first.
+MONTH_PATTERN = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
 
 NUMBER_WORDS = frozenset(
     """

@@ -23,16 +23,12 @@ import calendar
 import datetime as dt
 import re
 
-from ..extraction.lexicon import MONTHS, WEEKDAYS
+from ..extraction.lexicon import MONTH_NUMBERS, MONTH_PATTERN, WEEKDAYS
 from ..records.recall import TimeRange
 
 __all__ = ["TimeRange", "time_range"]
 
 _DAY = dt.timedelta(days=1)
-_MONTH_NUMBER = {name[:n]: i for i, name in enumerate(MONTHS[:12], start=1) for n in (3, len(name))} | {
-    "sept": 9
-}
-_MONTH = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
 _COUNT = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a few": 3, "a couple of": 2,
@@ -52,9 +48,9 @@ _PATTERNS = tuple(
         r"\b(?P<which>this|last|past)\s+(?P<span>week|weekend|month|year)\b",
         r"\blast\s+(?P<season>spring|summer|autumn|fall|winter)\b",
         rf"\blast\s+(?P<weekday>{'|'.join(WEEKDAYS)})\b",
-        rf"\b(?:on\s+)?(?P<dmonth>{_MONTH})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\b(?:,?\s+(?P<dyear>(?:19|20)\d\d))?",
-        rf"\b(?:last|in|during)\s+(?P<month>{_MONTH})\b(?:,?\s+(?P<year>(?:19|20)\d\d))?",
-        rf"\b(?P<month2>{_MONTH})\s+(?P<year2>(?:19|20)\d\d)\b",
+        rf"\b(?:on\s+)?(?P<dmonth>{MONTH_PATTERN})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\b(?:,?\s+(?P<dyear>(?:19|20)\d\d))?",
+        rf"\b(?:last|in|during)\s+(?P<month>{MONTH_PATTERN})\b(?:,?\s+(?P<year>(?:19|20)\d\d))?",
+        rf"\b(?P<month2>{MONTH_PATTERN})\s+(?P<year2>(?:19|20)\d\d)\b",
         r"\b(?:in|during)\s+(?P<year3>(?:19|20)\d\d)\b",
     )
 )
@@ -140,7 +136,7 @@ def _resolve(m: re.Match[str], today: dt.datetime) -> tuple[dt.datetime, dt.date
     if "weekday" in g:
         return _last_weekday(g["weekday"], today)
     if "dmonth" in g:
-        month, day = _MONTH_NUMBER[g["dmonth"].lower()], int(g["day"])
+        month, day = MONTH_NUMBERS[g["dmonth"].lower()], int(g["day"])
         year = int(g["dyear"]) if "dyear" in g else _latest_month(month, today)
         if not 1 <= day <= calendar.monthrange(year, month)[1]:
             return None
@@ -148,7 +144,7 @@ def _resolve(m: re.Match[str], today: dt.datetime) -> tuple[dt.datetime, dt.date
         return start, start + _DAY
     key = "month" if "month" in g else "month2" if "month2" in g else None
     if key is not None:
-        month = _MONTH_NUMBER[g[key].lower()]
+        month = MONTH_NUMBERS[g[key].lower()]
         raw = g.get("year") or g.get("year2")
         return _month_span(int(raw) if raw else _latest_month(month, today), month)
     if "year3" in g:
