@@ -4,6 +4,7 @@ closed facts, with the key-term coverage the relevance test needs."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -128,16 +129,10 @@ def graph_links(
     have = {m.id for m in pool.memories}
     missing = [i for i in links if i not in have and i in engine.index]
     links = {i: v for i, v in links.items() if i in have or i in missing}
-    extra = st.Pool(
+    extra = dataclasses.replace(
+        pool,
         memories=engine.fetch_cached(missing),
         similarities=dict(zip(missing, engine.index.similarities(query, missing), strict=True)),
-        lexical=pool.lexical,
-        lexical_own=pool.lexical_own,
-        coverage=pool.coverage,
-        asked=pool.asked,
-        asked_types=pool.asked_types,
-        time_range=pool.time_range,
-        time_only=pool.time_only,
     )
     return links, extra
 

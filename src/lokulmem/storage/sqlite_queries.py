@@ -228,19 +228,18 @@ class SQLiteQueries(SQLiteBase):
         return TermMatches(total=int(total), doc_freq=doc_freq, matched=matched)
 
     def events_between(self, start: int, end: int, limit: int) -> list[str]:
-        with self._lock:
-            rows = self._c.execute(
-                "SELECT id FROM memories WHERE status = 'active' AND event_at >= ? AND event_at < ? "
-                "ORDER BY event_at, id LIMIT ?",
-                (start, end, limit),
-            ).fetchall()
-        return [r[0] for r in rows]
+        return self._active_between("event_at", "event_at, id", start, end, limit)
 
     def created_between(self, start: int, end: int, limit: int) -> list[str]:
+        return self._active_between("created_at", "created_at DESC", start, end, limit)
+
+    def _active_between(self, column: str, order: str, start: int, end: int, limit: int) -> list[str]:
+        """Ids of active memories whose ``column`` lies in [start, end); ``column`` and
+        ``order`` are the callers' literals, never user input."""
         with self._lock:
             rows = self._c.execute(
-                "SELECT id FROM memories WHERE status = 'active' AND created_at >= ? AND created_at < ? "
-                "ORDER BY created_at DESC LIMIT ?",
+                f"SELECT id FROM memories WHERE status = 'active' AND {column} >= ? AND {column} < ? "
+                f"ORDER BY {order} LIMIT ?",
                 (start, end, limit),
             ).fetchall()
         return [r[0] for r in rows]
