@@ -89,8 +89,9 @@ def _edges(engine: Engine, new: Sequence[Memory], now: int) -> list[Edge]:
             found = [i for i, _ in hits if i not in near and i in engine.index]
             near.update(zip(found, engine.index.similarities(m.embedding, found), strict=True))
         pairs = [(o, near[o.id]) for o in engine.fetch_cached(list(near))]
-        siblings = [o for o in new if o is not m and o.embedding is not None]
-        pairs += [(o, float(m.embedding @ o.embedding)) for o in siblings if o.embedding is not None]
+        for o in new:  # the other new memories of the message
+            if o is not m and o.embedding is not None:
+                pairs.append((o, float(m.embedding @ o.embedding)))
         for e in plan_edges(m, pairs, now, cfg):
             out.setdefault(e.id, e)
     return list(out.values())
