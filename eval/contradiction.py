@@ -1,7 +1,11 @@
 """Contradiction detection: DECODE pairs and the team's labeled set.
 
-    python -m eval.contradiction PATH [PATH ...] [--limit N] [--team eval/data/contradiction_cases.jsonl]
-        [--set key=value ...] [--prd]
+    python -m eval.contradiction PATH [PATH ...] [--start N] [--limit N]
+        [--team eval/data/contradiction_cases.jsonl] [--set key=value ...] [--prd]
+
+DECODE pairs are read from line ``--start`` (default 24,000): the lines
+before it trained the contradiction head (``scripts/train_contradiction.py``),
+so the default figures are on pairs the head never saw.
 
 For each pair: an empty store, ``learn(earlier)``, ``learn(later)`` in a new
 session a day later, and whether a contradiction event fired and with which
@@ -40,15 +44,24 @@ from .common import add_config_args, config_label, config_options, emit, model, 
 TEAM = Path(__file__).resolve().parent / "data" / "contradiction_cases.jsonl"
 
 
-def read_jsonl(paths: Iterable[str | Path], limit: int | None = None) -> list[dict[str, Any]]:
+#: Lines of DECODE's development file that trained the shipped head.
+TRAINED_LINES = 24000
+
+
+def read_jsonl(paths: Iterable[str | Path], limit: int | None = None, start: int = 0) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    seen = 0
     for p in paths:
         with Path(p).open() as f:
             for line in f:
-                if line.strip():
-                    out.append(json.loads(line))
-                    if limit is not None and len(out) >= limit:
-                        return out
+                if not line.strip():
+                    continue
+                seen += 1
+                if seen <= start:
+                    continue
+                out.append(json.loads(line))
+                if limit is not None and len(out) >= limit:
+                    return out
     return out
 
 
@@ -131,14 +144,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         prog="python -m eval.contradiction", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("paths", nargs="*", help="DECODE-format JSONL file(s)")
-    parser.add_argument("--limit", type=int, default=2000, help="first N DECODE pairs (default 2000)")
+    parser.add_argument(
+        "--start", type=int, default=TRAINED_LINES, help="skip the first N DECODE pairs (the head's training)"
+    )
+    parser.add_argument("--limit", type=int, default=2000, help="N DECODE pairs from --start (default 2000)")
     parser.add_argument("--team", default=str(TEAM), help="team-labeled cases (JSONL)")
     add_config_args(parser)
     args = parser.parse_args(argv)
     judge = Judge(**config_options(args))
     figures: dict[str, Any] = {"eval": "contradiction", "config_overrides": config_label(args)}
     cases = read_jsonl([args.team])
-    pairs = read_jsonl(args.paths, args.limit) if args.paths else []
+    pairs = read_jsonl(args.paths, args.limit, args.start) if args.paths else []
     for mode, force in (("product", False), ("forced", True)):
         t = team(judge, cases, force)
         figures[f"team_{mode}"] = t

@@ -39,7 +39,7 @@ def comments() -> dict[str, str]:
         if stripped.startswith("#:"):
             pending.append(stripped[2:].strip())
             continue
-        m = re.match(r"^    ([a-z_]+): ", line)
+        m = re.match(r"^    ([a-z][a-z0-9_]*): ", line)
         if m:
             out[m.group(1)] = re.sub(r"``([^`]+)``", r"`\1`", " ".join(pending))
         if not stripped.startswith("#"):

@@ -38,7 +38,7 @@ def test_locomo_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_contradiction_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
-    contradiction.main([str(FIXTURES / "decode_tiny.jsonl")])
+    contradiction.main([str(FIXTURES / "decode_tiny.jsonl"), "--start", "0"])
     f = _last_json(capsys)
     assert f["decode_product"]["n"] == 4 and f["team_product"]["n"] >= 200
     assert f["team_product"]["false_positive_rate"] < 0.05

@@ -246,3 +246,94 @@ def test_thread_executor_runs_maintenance_in_background(
         assert mem.storage.get_meta(SWEEP_COUNT) == "2"
         # The next learn() reports what the background sweep faded.
         assert {m.id for m in mem.learn("I have a bicycle.").faded} == {m.id for m in faded}
+
+
+# -- retention policy (PRD v0.2) -------------------------------------------------
+
+
+def test_plan_retention_limits_are_pure() -> None:
+    from lokulmem import RetentionPolicy
+    from lokulmem.lifecycle import plan_retention
+
+    cfg = Config()
+    day = MS_PER_DAY
+    rows = [
+        _row(id="old", created_at=0, last_reinforced=0),
+        _row(id="new", created_at=9 * day, last_reinforced=9 * day),
+        _row(id="pinned-old", created_at=0, pinned=True),
+        _row(id="low", created_at=9 * day, last_reinforced=9 * day, confidence="low"),
+        _row(id="gone", created_at=0, status="superseded"),
+        _row(id="plan", created_at=0, event_at=20 * day),
+    ]
+    now = 10 * day
+    assert plan_retention(rows, None, cfg, now) == ()
+    assert plan_retention(rows, RetentionPolicy(max_age_days=5), cfg, now) == ("old",)
+    assert plan_retention(rows, RetentionPolicy(min_confidence=0.5), cfg, now) == ("low",)
+    # 5 active (pinned counted); at most 3: the two weakest unpinned go, oldest first on a tie.
+    assert plan_retention(rows, RetentionPolicy(max_facts=3), cfg, now) == ("old", "new")
+    assert plan_retention(rows, RetentionPolicy(max_facts=10), cfg, now) == ()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("max_age_days", -1),
+        ("max_facts", 2.5),
+        ("max_facts", "10"),
+        ("min_confidence", 1.5),
+        ("min_confidence", float("nan")),
+        ("max_age_days", True),
+        ("action", "shred"),
+    ],
+)
+def test_retention_policy_rejects_bad_values(mem: LokulMem, field: str, value: Any) -> None:
+    from lokulmem import ConfigError
+
+    mem.set_retention_policy(max_facts=100)
+    with pytest.raises(ConfigError) as err:
+        mem.set_retention_policy(**{field: value})
+    assert err.value.field == field
+    assert mem.get_retention_policy() is not None and mem.get_retention_policy().max_facts == 100  # type: ignore[union-attr]
+
+
+def test_retention_policy_archives_in_the_sweep_and_survives_reopen(
+    make_mem: Callable[..., LokulMem], clock: ManualClock, store_path: Path
+) -> None:
+    mem = make_mem(path=store_path)
+    old = mem.learn("I live in Lisbon with my partner.", session_id="s1").extracted[0]
+    pinned = mem.learn("My sister Ana is a nurse in Porto.", session_id="s1").extracted[0]
+    mem.manage().pin(pinned.id)
+    clock.advance(days=40)
+    fresh = mem.learn("I started learning the cello this month.", session_id="s2").extracted[0]
+    seen: list[Memory] = []
+    mem.manage().on_memory_updated(seen.append)
+    policy = mem.set_retention_policy(max_age_days=30)
+    assert policy.action == "archive"
+    mem.close()
+    mem = make_mem(path=store_path)
+    assert mem.get_retention_policy() == policy
+    report = mem.maintenance(sweep=True, cluster=False)
+    assert report.retired == (old.id,) and report.retention_action == "archive"
+    archived = mem.manage().get(old.id)
+    assert archived.status == "archived" and archived.metadata["archived_by"] == "retention"
+    assert mem.manage().get(pinned.id).status == "active"
+    assert mem.manage().get(fresh.id).status == "active"
+    assert old.id not in searchable_ids(mem)
+    # Nothing is lost: unarchive restores it.
+    assert mem.manage().unarchive(old.id).status == "active"
+    mem.set_retention_policy()  # all None: cleared
+    assert mem.get_retention_policy() is None
+
+
+def test_retention_policy_can_delete(mem: LokulMem, clock: ManualClock) -> None:
+    kept = mem.learn("I work as a pharmacist in Leeds.", session_id="s1").extracted[0]
+    clock.advance(days=1)
+    newer = mem.learn("I play the violin in a community orchestra.", session_id="s1").extracted[0]
+    deleted: list[str] = []
+    mem.manage().on_memory_deleted(deleted.append)
+    mem.set_retention_policy(max_facts=1, action="delete")
+    report = mem.maintenance(sweep=True, cluster=False)
+    assert len(report.retired) == 1 and report.retention_action == "delete"
+    assert deleted == list(report.retired)
+    survivors = {m.id for m in mem.manage().list()}
+    assert len(survivors & {kept.id, newer.id}) == 1

@@ -36,6 +36,7 @@ from .records import (
     Memory,
     Message,
     ProgressEvent,
+    RetentionPolicy,
 )
 from .storage import SQLiteStorage, Storage, default_store_path
 
@@ -330,6 +331,33 @@ class LokulMem:
         """Wait until background maintenance queued so far has finished (``executor="thread"``)."""
         self._engine.wait_for_maintenance(timeout)
 
+    def set_retention_policy(
+        self,
+        *,
+        max_age_days: float | None = None,
+        max_facts: int | None = None,
+        min_confidence: float | None = None,
+        action: Literal["archive", "delete"] = "archive",
+    ) -> RetentionPolicy:
+        """Set the store's :class:`~lokulmem.RetentionPolicy` (PRD v0.2); all None clears it.
+
+        Stored in the store (every process that opens it follows it) and
+        applied by each maintenance sweep; call :meth:`maintenance` to apply it
+        now.  Retired memories are archived (``metadata["archived_by"] ==
+        "retention"``, ``memory_updated`` events) unless ``action="delete"``
+        (``memory_deleted``); pinned memories are exempt.  The sweep's report
+        lists them in ``retired``.  A negative or non-numeric limit raises
+        :class:`~lokulmem.ConfigError` naming the field, and nothing is stored.
+        """
+        policy = RetentionPolicy(
+            max_age_days=max_age_days, max_facts=max_facts, min_confidence=min_confidence, action=action
+        )
+        return self._engine.set_retention_policy(policy)
+
+    def get_retention_policy(self) -> RetentionPolicy | None:
+        """The store's retention policy, or None when none is set."""
+        return self._engine.get_retention_policy()
+
 
 class AsyncLokulMem:
     """Async twin of :class:`LokulMem`: same options, same results, awaitable.
@@ -361,6 +389,8 @@ class AsyncLokulMem:
     end_session = async_twin(LokulMem.end_session)
     maintenance = async_twin(LokulMem.maintenance)
     wait_for_maintenance = async_twin(LokulMem.wait_for_maintenance)
+    set_retention_policy = async_twin(LokulMem.set_retention_policy)
+    get_retention_policy = async_twin(LokulMem.get_retention_policy)
 
     async def close(self) -> None:
         """Close the store, then stop the worker thread."""

@@ -23,6 +23,15 @@
    (or opposite polarity), no marker → *conflict*: the old fact is
    ``superseded``.  A pair with the same value, or nearly identical text, is
    a restatement: the old fact is reinforced instead.
+3b. **Learned pair head.**  When the rules find nothing, the current facts at
+   least ``classifier_candidate_similarity`` similar go to the head
+   (:mod:`lokulmem.pairhead`); the most probable one from
+   ``classifier_threshold`` up is contradicted: *conflict*, or *temporal
+   coexistence* when the new sentence carries a (strong) marker.  Facts the
+   rules judged compatible (same attribute, same value) are not asked again.
+
+Every verdict names its ``signal``: ``attribute``, ``polarity``, ``marker``,
+``similarity`` (a near-copy) or ``classifier`` (with its ``score``).
 """
 
 from __future__ import annotations
@@ -33,12 +42,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
+
 from .config import Config
 from .extraction.attributes import Attribute, polarity_conflict, same_slot
 from .extraction.lexicon import NEGATED_BEFORE, SHORT_STOPWORDS, TOPIC_STOPWORDS, normalise_quotes
+from .pairhead import PairHead, pair_features
 from .records import Memory
 
-__all__ = ["Candidate", "Verdict", "find_temporal_marker", "judge", "topic_stems"]
+__all__ = ["Candidate", "Signal", "Verdict", "find_temporal_marker", "judge", "topic_stems"]
+
+Vector = npt.NDArray[np.float32]
+
+#: What decided a verdict (see the module docstring).
+Signal = Literal["attribute", "polarity", "marker", "similarity", "classifier"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +74,9 @@ class Verdict:
     similarity: float
     marker: str | None = None
     attribute: str | None = None
+    signal: Signal = "similarity"
+    #: The pair head's probability, when it decided.
+    score: float | None = None
 
 
 @lru_cache(maxsize=32)
@@ -130,8 +151,13 @@ def judge(
     attribute: Attribute | None,
     candidates: Sequence[Candidate],
     config: Config,
+    vector: Vector | None = None,
+    head: PairHead | None = None,
 ) -> Verdict | None:
-    """Decide how a new fact relates to its nearest existing facts (None: unrelated)."""
+    """Decide how a new fact relates to its nearest existing facts (None: unrelated).
+
+    ``vector`` (the new fact's embedding) and ``head`` enable stage 3b.
+    """
     current = [c for c in candidates if c.memory.status == "active" and c.memory.valid_to is None]
     marker = find_temporal_marker(sentence, config.temporal_markers)
     # A weak marker ("lately", "now I") tells of a state; it marks a change only
@@ -139,6 +165,23 @@ def judge(
     strong = marker is not None and (
         marker not in config.weak_temporal_markers or bool(_CONTRAST.search(sentence))
     )
+    verdict = _by_rules(current, sentence, content, attribute, marker, strong, config)
+    if verdict is None and head is not None and vector is not None:
+        change = marker if strong else None
+        verdict = _by_classifier(current, content, attribute, vector, head, change, config)
+    return verdict
+
+
+def _by_rules(
+    current: Sequence[Candidate],
+    sentence: str,
+    content: str,
+    attribute: Attribute | None,
+    marker: str | None,
+    strong: bool,
+    config: Config,
+) -> Verdict | None:
+    """Stages 1–3: the gates, the temporal marker, the typed attribute and polarity rules."""
     eligible = _eligible(current, content, attribute, strong, config)
     if not eligible:
         return None
@@ -152,8 +195,59 @@ def judge(
             similarity=best.similarity,
             marker=marker,
             attribute=attribute.key if same_attr and attribute else None,
+            signal="attribute" if same_attr and attribute else "marker",
         )
     return _settle(eligible, sentence, content, attribute, config)
+
+
+def _by_classifier(
+    current: Sequence[Candidate],
+    content: str,
+    attribute: Attribute | None,
+    vector: Vector,
+    head: PairHead,
+    marker: str | None,
+    config: Config,
+) -> Verdict | None:
+    """Stage 3b: the most probable contradiction among the similar current facts."""
+    pool = [
+        c
+        for c in current
+        if c.similarity >= config.classifier_candidate_similarity
+        and c.memory.embedding is not None
+        and not _same_value(attribute, c.memory)
+    ]
+    if not pool:
+        return None
+    rows = np.stack([pair_features(_vector(c.memory), vector, c.memory.content, content) for c in pool])
+    scores = head.scores(rows)
+    best = int(np.argmax(scores))
+    if float(scores[best]) < config.classifier_threshold:
+        return None
+    c = pool[best]
+    return Verdict(
+        kind="temporal-coexistence" if marker is not None else "conflict",
+        existing=c.memory,
+        similarity=c.similarity,
+        marker=marker,
+        signal="classifier",
+        score=float(scores[best]),
+    )
+
+
+def _vector(memory: Memory) -> Vector:
+    if memory.embedding is None:  # pragma: no cover - the pool keeps embedded facts only
+        raise ValueError(f"memory {memory.id} has no embedding")
+    return memory.embedding
+
+
+def _same_value(attribute: Attribute | None, memory: Memory) -> bool:
+    """The stored fact sets the new fact's attribute to the same value (compatible by rule)."""
+    return (
+        attribute is not None
+        and same_slot(attribute, memory.attribute, memory.attribute_value)
+        and memory.attribute_value == attribute.value
+    )
 
 
 def _eligible(
@@ -202,15 +296,29 @@ def _settle(
                 continue  # "I live in Toronto, Canada" after "I live in Canada": more detail
             if old_value != attribute.value or old_negated != attribute.negated:
                 return Verdict(
-                    kind="conflict", existing=c.memory, similarity=c.similarity, attribute=attribute.key
+                    kind="conflict",
+                    existing=c.memory,
+                    similarity=c.similarity,
+                    attribute=attribute.key,
+                    signal="attribute",
                 )
             if c.similarity >= config.duplicate_similarity and _restates(content, c.memory):
                 return Verdict(
-                    kind="duplicate", existing=c.memory, similarity=c.similarity, attribute=attribute.key
+                    kind="duplicate",
+                    existing=c.memory,
+                    similarity=c.similarity,
+                    attribute=attribute.key,
+                    signal="attribute",
                 )
             continue  # same value, more detail ("... with my wife"): a compatible new fact
         if polarity_conflict(content, c.memory.content):
-            return Verdict(kind="conflict", existing=c.memory, similarity=c.similarity, attribute="polarity")
+            return Verdict(
+                kind="conflict",
+                existing=c.memory,
+                similarity=c.similarity,
+                attribute="polarity",
+                signal="polarity",
+            )
         if c.similarity >= config.duplicate_similarity:
             kind: Literal["duplicate", "variant"] = "duplicate" if _restates(content, c.memory) else "variant"
             return Verdict(kind=kind, existing=c.memory, similarity=c.similarity)

@@ -13,7 +13,9 @@ Every error the library raises on purpose is a :class:`LokulMemError`::
     │   └── EmbeddingModelMismatchError
     │                                the store's vectors come from another embedding model
     └── EmbeddingError               the embedding model cannot be loaded or run
-        └── ModelIntegrityError      a model file failed its sha256 check
+        └── ModelIntegrityError      a shipped model file (the embedder's, or the
+                                     contradiction head's) is missing or failed
+                                     its sha256 check
 
 ``ConfigError`` and ``ValidationError`` are also ``ValueError`` (and
 ``ValidationError`` a ``TypeError``) so that code written against the builtin
@@ -104,4 +106,8 @@ class EmbeddingError(LokulMemError):
 
 
 class ModelIntegrityError(EmbeddingError):
-    """A model file does not match its expected sha256."""
+    """A model file is missing or does not match its expected sha256 (the message names it).
+
+    Raised for the embedding model and for the contradiction head
+    (``contradiction_classifier=True``); it stays an :class:`EmbeddingError`
+    so code written against earlier releases keeps catching it."""

@@ -7,6 +7,9 @@
 * Pinned memories never fade, nor does a memory of an event still ahead
   (``event_at`` plus ``event_hold_days``).  Superseded and archived
   memories are history: the sweep leaves them alone.
+* A :class:`~lokulmem.records.RetentionPolicy` retires (archives or deletes)
+  active memories beyond its limits (:func:`plan_retention`), with the same
+  exemptions.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from typing import Any
 from .clock import MS_PER_DAY
 from .config import Config
 from .decay import hours_between, memory_lambda, strength_at
+from .records import RetentionPolicy
 
-__all__ = ["SweepPlan", "plan_sweep", "row_strength", "should_fade"]
+__all__ = ["SweepPlan", "plan_retention", "plan_sweep", "retainable", "row_strength", "should_fade"]
 
 
 @dataclass(frozen=True)
@@ -35,10 +39,15 @@ def row_strength(row: Mapping[str, Any], now_ms: int, config: Config) -> float:
     return strength_at(row["base_strength"], lam, hours_between(since, now_ms), config.decay_model)
 
 
-def should_fade(row: Mapping[str, Any], now_ms: int, config: Config) -> bool:
+def _ahead(row: Mapping[str, Any], now_ms: int, config: Config) -> bool:
+    """A plan still ahead (or just past): never faded nor retired."""
     event_at = row.get("event_at")
-    if event_at is not None and now_ms < event_at + config.event_hold_days * MS_PER_DAY:
-        return False  # the plan is still ahead (or just past)
+    return event_at is not None and now_ms < event_at + config.event_hold_days * MS_PER_DAY
+
+
+def should_fade(row: Mapping[str, Any], now_ms: int, config: Config) -> bool:
+    if _ahead(row, now_ms, config):
+        return False
     return (
         row["status"] == "active"
         and not row["pinned"]
@@ -59,3 +68,39 @@ def plan_sweep(rows: Sequence[Mapping[str, Any]], config: Config, now_ms: int) -
             if now_ms - since >= purge_ms:
                 purge.append(row["id"])
     return SweepPlan(fade=tuple(fade), purge=tuple(purge))
+
+
+def retainable(row: Mapping[str, Any], now_ms: int, config: Config) -> bool:
+    """Whether a retention policy may retire this row: active, unpinned, no plan ahead."""
+    return row["status"] == "active" and not row["pinned"] and not _ahead(row, now_ms, config)
+
+
+def plan_retention(
+    rows: Sequence[Mapping[str, Any]], policy: RetentionPolicy | None, config: Config, now_ms: int
+) -> tuple[str, ...]:
+    """Ids a retention policy retires, over light rows (``Storage.stat_rows``).
+
+    ``max_age_days`` and ``min_confidence`` retire each row beyond them;
+    ``max_facts`` then retires the weakest remaining rows (current strength,
+    then oldest) until at most that many active memories are left, pinned
+    ones counted but kept.
+    """
+    if policy is None or not policy.active:
+        return ()
+    live = [r for r in rows if retainable(r, now_ms, config)]
+    out: dict[str, None] = {}
+    if policy.max_age_days is not None:
+        oldest = now_ms - policy.max_age_days * MS_PER_DAY
+        out.update(dict.fromkeys(r["id"] for r in live if r["created_at"] < oldest))
+    if policy.min_confidence is not None:
+        scores = config.confidence_scores
+        low = policy.min_confidence
+        out.update(dict.fromkeys(r["id"] for r in live if scores.get(r["confidence"], 0.0) < low))
+    if policy.max_facts is not None:
+        active = sum(1 for r in rows if r["status"] == "active") - len(out)
+        rest = sorted(
+            (r for r in live if r["id"] not in out),
+            key=lambda r: (row_strength(r, now_ms, config), r["created_at"]),
+        )
+        out.update(dict.fromkeys(r["id"] for r in rest[: max(0, active - policy.max_facts)]))
+    return tuple(out)

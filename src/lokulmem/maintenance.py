@@ -11,7 +11,8 @@ A run (``Engine.maintenance``):
    :func:`lokulmem.lifecycle.plan_sweep`, then in **one** transaction
    re-checks each planned memory against its current row (a memory
    reinforced meanwhile is left alone), fades and purges, and records the
-   sweep time.  Killed at any point, the store holds either all of it or
+   sweep time; the retention policy (``set_retention_policy``), if any, is
+   applied in the same transaction.  Killed at any point, the store holds either all of it or
    none of it, and a rerun is idempotent;
 3. clustering (when forced, or when more than ``cluster_min_new``
    memories were inserted since the last run, counting from the first
@@ -34,7 +35,7 @@ import socket
 import time
 import uuid
 from collections.abc import Callable
-from typing import Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -43,11 +44,19 @@ from .clock import Clock
 from .clustering import choose_k, kmeans, label_terms
 from .config import Config
 from .graph import refresh_edges
-from .lifecycle import plan_sweep, should_fade
-from .records import Cluster, MaintenanceReport, Memory
+from .lifecycle import plan_retention, plan_sweep, retainable, should_fade
+from .records import Cluster, MaintenanceReport, Memory, RetentionPolicy
 from .storage import Storage
 
-__all__ = ["LEASE", "SWEEP_COUNT", "MaintenanceHost", "run_maintenance"]
+__all__ = [
+    "LEASE",
+    "RETENTION",
+    "SWEEP_COUNT",
+    "MaintenanceHost",
+    "read_retention",
+    "run_maintenance",
+    "write_retention",
+]
 
 logger = logging.getLogger("lokulmem.maintenance")
 
@@ -56,6 +65,8 @@ _LAST_SWEEP = "maintenance:last_sweep_ms"
 #: How many sweeps have run on this store, by any process (observability, tests).
 SWEEP_COUNT = "maintenance:sweeps"
 _CLUSTER_ROWID = "clusters:last_rowid"
+#: The store's retention policy (JSON), shared by every process that opens it.
+RETENTION = "retention:policy"
 #: Members read to pick shared terms for a cluster's label.
 _LABEL_SAMPLE = 20
 
@@ -76,6 +87,19 @@ class MaintenanceHost(Protocol):
 def holder_id() -> str:
     """Identifies this engine as a lease holder: host, pid and a random suffix."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def read_retention(storage: Storage) -> RetentionPolicy | None:
+    """The retention policy stored in ``storage`` (None: none set)."""
+    raw = storage.get_meta(RETENTION)
+    if not raw:
+        return None
+    policy = RetentionPolicy(**json.loads(raw))
+    return policy if policy.active else None
+
+
+def write_retention(storage: Storage, policy: RetentionPolicy) -> None:
+    storage.set_meta(RETENTION, json.dumps(dataclasses.asdict(policy)))
 
 
 def sweep_due(engine: MaintenanceHost, now_ms: int) -> bool:
@@ -104,13 +128,12 @@ def run_maintenance(
         return MaintenanceReport(ran=False, skipped_reason="lease held by another process")
     try:
         now = engine.clock.now_ms()
-        faded: tuple[Memory, ...] = ()
-        purged: tuple[str, ...] = ()
+        result = _Swept()
         sweep_ms = cluster_ms = 0.0
         ran_sweep = sweep if sweep is not None else sweep_due(engine, now)
         if ran_sweep:
             t0 = time.perf_counter()
-            faded, purged = _sweep(engine, now)
+            result = _sweep(engine, now)
             sweep_ms = (time.perf_counter() - t0) * 1000
         ran_cluster = cluster if cluster is not None else clustering_due(engine)
         n_clusters = 0
@@ -124,8 +147,10 @@ def run_maintenance(
             return MaintenanceReport(ran=False, skipped_reason="not due", clusters=n_clusters)
         return MaintenanceReport(
             ran=True,
-            faded=faded,
-            purged=purged,
+            faded=result.faded,
+            purged=result.purged,
+            retired=result.retired,
+            retention_action=result.action,
             clustered=bool(ran_cluster),
             clusters=n_clusters,
             sweep_ms=sweep_ms,
@@ -135,35 +160,85 @@ def run_maintenance(
         storage.release_lease(LEASE, engine.holder)
 
 
-def _sweep(engine: MaintenanceHost, now: int) -> tuple[tuple[Memory, ...], tuple[str, ...]]:
+@dataclasses.dataclass(frozen=True)
+class _Swept:
+    faded: tuple[Memory, ...] = ()
+    purged: tuple[str, ...] = ()
+    retired: tuple[str, ...] = ()
+    action: Literal["archive", "delete"] | None = None
+
+
+def _sweep(engine: MaintenanceHost, now: int) -> _Swept:
     storage, cfg = engine.storage, engine.config
-    plan = plan_sweep(storage.stat_rows(), cfg, now)
+    rows = storage.stat_rows()
+    plan = plan_sweep(rows, cfg, now)
+    policy = read_retention(storage)
+    fading = set(plan.fade)
+    retire = plan_retention([r for r in rows if r["id"] not in fading], policy, cfg, now)
 
     def write() -> Changes:
         # Re-check against the rows as they are now: another call may have
         # reinforced, pinned or deleted a memory since the plan was made.
-        faded: list[Memory] = []
-        for m in storage.get_memories(plan.fade):
-            row = {
-                "status": m.status,
-                "pinned": m.pinned,
-                "types": m.types,
-                "base_strength": m.base_strength,
-                "last_reinforced": m.last_reinforced,
-                "created_at": m.created_at,
-            }
-            if should_fade(row, now, cfg):
-                faded.append(m.replace(status="faded", faded_at=now, updated_at=now))
+        faded = [
+            m.replace(status="faded", faded_at=now, updated_at=now)
+            for m in storage.get_memories(plan.fade)
+            if should_fade(_row(m), now, cfg)
+        ]
         storage.mark_faded([m.id for m in faded], now)
         present = storage.existing_ids(plan.purge)
         purged = [i for i in plan.purge if i in present]
         storage.delete_memories(purged)
+        archived, deleted = _retire(storage, retire, policy, now, cfg)
         storage.set_meta(_LAST_SWEEP, str(now))
         storage.set_meta(SWEEP_COUNT, str(int(storage.get_meta(SWEEP_COUNT) or 0) + 1))
-        return Changes(faded=faded, deleted=purged, written=True)
+        return Changes(faded=faded, updated=archived, deleted=purged + deleted, written=True)
 
     changes = engine.commit(write)
-    return tuple(changes.faded), tuple(changes.deleted)
+    retired = tuple(m.id for m in changes.updated) + tuple(i for i in changes.deleted if i not in plan.purge)
+    return _Swept(
+        faded=tuple(changes.faded),
+        purged=tuple(i for i in changes.deleted if i in set(plan.purge)),
+        retired=retired,
+        action=policy.action if policy is not None else None,
+    )
+
+
+def _row(m: Memory) -> dict[str, object]:
+    """The light-row fields of a memory that the lifecycle rules read."""
+    return {
+        "id": m.id,
+        "status": m.status,
+        "pinned": m.pinned,
+        "types": m.types,
+        "base_strength": m.base_strength,
+        "last_reinforced": m.last_reinforced,
+        "created_at": m.created_at,
+        "event_at": m.event_at,
+    }
+
+
+def _retire(
+    storage: Storage, ids: tuple[str, ...], policy: RetentionPolicy | None, now: int, cfg: Config
+) -> tuple[list[Memory], list[str]]:
+    """Archive (or delete) the planned ids still retainable now; the rows are written here."""
+    if policy is None or not ids:
+        return [], []
+    still = [m for m in storage.get_memories(ids) if retainable(_row(m), now, cfg)]
+    if policy.action == "delete":
+        gone = [m.id for m in still]
+        storage.delete_memories(gone)
+        return [], gone
+    archived = [
+        m.replace(
+            status="archived",
+            updated_at=now,
+            metadata={**m.metadata, "archived_from": m.status, "archived_by": "retention"},
+        )
+        for m in still
+    ]
+    for m in archived:
+        storage.update_memory(m)
+    return archived, []
 
 
 def _cluster(engine: MaintenanceHost, now: int) -> int:

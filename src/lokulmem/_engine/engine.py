@@ -29,7 +29,8 @@ from ..events import EventBus
 from ..extraction import PROTOTYPES
 from ..extraction.attributes import Attribute
 from ..index import BruteForceIndex
-from ..maintenance import holder_id, run_maintenance
+from ..maintenance import holder_id, read_retention, run_maintenance, write_retention
+from ..pairhead import PairHead, load_head
 from ..records import (
     Cluster,
     Episode,
@@ -38,6 +39,7 @@ from ..records import (
     MemoryStats,
     ProgressEvent,
     ProgressStage,
+    RetentionPolicy,
 )
 from ..storage import Storage
 from .args import check_str
@@ -104,6 +106,8 @@ class Engine:
         self.pushed: dict[str, int] = {}
         self._clusters: list[Cluster] = []
         self.centroids: Vector | None = None
+        #: The learned contradiction head (stage 3b), read at init(); None when off.
+        self.pair_head: PairHead | None = None
         if executor == "inline":
             logger.info(
                 "lokulmem executor='inline': maintenance sweeps and clustering run on the "
@@ -111,6 +115,16 @@ class Engine:
             )
 
     # -- lifecycle ------------------------------------------------------
+    def _load_pair_head(self) -> PairHead | None:
+        """The contradiction head the config asks for, sha256-checked (a missing or
+        altered file raises :class:`ModelIntegrityError` naming it: no silent fallback)."""
+        cfg = self.config
+        if not cfg.contradiction_classifier:
+            return None
+        if cfg.contradiction_model_path is not None and cfg.contradiction_model_sha256 is not None:
+            return load_head(cfg.contradiction_model_path, cfg.contradiction_model_sha256)
+        return load_head()
+
     def init(self) -> None:
         with self.lock:
             if self._closed:
@@ -122,6 +136,7 @@ class Engine:
             self._progress("model", 0.0)
             if callable(load):
                 load()
+            self.pair_head = self._load_pair_head()
             self._progress("model", 1.0)
             self._progress("storage", 0.0)
             self.storage.open(embedding_model=self.embedder.model_id, dimension=self.embedder.dimension)
@@ -379,6 +394,19 @@ class Engine:
     # -- the three verbs' engine side: orchestrations in their own modules ---------------
     learn = run_learn
     augment = run_augment
+
+    def set_retention_policy(self, policy: RetentionPolicy) -> RetentionPolicy:
+        """Store ``policy`` (one transaction); the sweep applies it."""
+        with self.lock:
+            self.ensure()
+            with self.storage.transaction():
+                write_retention(self.storage, policy)
+        return policy
+
+    def get_retention_policy(self) -> RetentionPolicy | None:
+        with self.lock:
+            self.ensure()
+            return read_retention(self.storage)
 
     def end_session(self, session_id: object) -> Episode | None:
         """Make ``session_id`` an episode now (see ``LokulMem.end_session``)."""

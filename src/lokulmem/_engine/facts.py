@@ -97,6 +97,8 @@ def close_fact(existing: Memory, incoming: Memory, verdict: Verdict, now: int) -
         temporal_marker_detected=verdict.marker,
         similarity=verdict.similarity,
         attribute=verdict.attribute,
+        signal=verdict.signal,
+        classifier_score=verdict.score,
     )
     return Closure(closed=closed, incoming=incoming, event=event)
 

@@ -53,6 +53,7 @@ def _message_facts(
         session_vectors=tuple(state.vectors),
         # Transient types (fast λ) need an explicit cue; the fallback picks a durable one.
         prototypes={k: v for k, v in protos.items() if k not in cfg.transient_types},
+        head=engine.pair_head,
     )
 
 

@@ -27,6 +27,7 @@ from ..extraction import (
 from ..extraction import (
     novelty as novelty_of,
 )
+from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
 
@@ -66,6 +67,8 @@ class MessageFacts:
     session_vectors: Sequence[Vector] = ()
     #: Durable type prototypes for the fallback classification.
     prototypes: Mapping[str, Vector] = field(default_factory=dict)
+    #: The learned contradiction head (stage 3b), or None when it is off.
+    head: PairHead | None = None
 
 
 def gate(a: Analysis, force: bool, config: Config) -> str | None:
@@ -165,7 +168,13 @@ def plan_sentence(
             return
         types = kept
     verdict = judge(
-        sentence=a.sentence, content=a.content, attribute=a.attribute, candidates=candidates, config=cfg
+        sentence=a.sentence,
+        content=a.content,
+        attribute=a.attribute,
+        candidates=candidates,
+        config=cfg,
+        vector=vec,
+        head=facts.head,
     )
     force = facts.force
     if verdict is not None and verdict.kind == "duplicate":

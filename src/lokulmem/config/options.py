@@ -117,6 +117,18 @@ class Config:
     weak_temporal_markers: tuple[str, ...] = DEFAULT_WEAK_TEMPORAL_MARKERS
     #: How many nearest memories stage 1 inspects.
     contradiction_candidates: int = posint(5)
+    #: Stage 3b: the learned pair head (``lokulmem/pairhead.py``; model card
+    #: ``lokulmem/models/contradiction_head.md``) judges what the rules leave open.
+    contradiction_classifier: bool = False
+    #: The head's probability from which a pair is a contradiction (docs/tuning.md).
+    classifier_threshold: float = unit(0.60)
+    #: Only current facts at least this similar to the new one go to the head.
+    classifier_candidate_similarity: float = unit(0.50)
+    #: A head of your own (an ``.npz`` as ``scripts/train_contradiction.py``
+    #: writes it); None: the one shipped with the package.
+    contradiction_model_path: str | None = None
+    #: The sha256 of ``contradiction_model_path``, checked at ``init()`` (required with it).
+    contradiction_model_sha256: str | None = None
 
     # --- decay and reinforcement (PRD §6 layer 2, §14) ---
     #: ``ebbinghaus`` (PRD: e^(-λ·hours)), ``linear`` or ``none`` (no decay).
@@ -429,6 +441,10 @@ class Config:
             raise ConfigError("multi_type_lambda", f"unknown rule {self.multi_type_lambda!r}")
         if not isinstance(self.user_label, str) or not self.user_label.strip():
             raise ConfigError("user_label", "must be a non-empty string")
+        if (self.contradiction_model_path is None) != (self.contradiction_model_sha256 is None):
+            raise ConfigError(
+                "contradiction_model_sha256", "give contradiction_model_path and its sha256 together"
+            )
 
     def _validate_collections(self) -> None:
         """Weights, type tables, markers and score maps, item by item."""
@@ -500,6 +516,7 @@ class Config:
             weak_temporal_markers=(),
             context_once=False,
             context_vector_weight=0.0,
+            contradiction_classifier=False,
         )
         return from_options(base, changes)
 

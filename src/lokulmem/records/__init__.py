@@ -52,6 +52,7 @@ from .panel import (
     MaintenanceReport,
     MemoryStats,
     RejectedItem,
+    RetentionPolicy,
     TimelineDay,
 )
 from .recall import EvidenceCard, Intent, QueryAnalysis, StageTrace, TimeRange, UpcomingMemory
@@ -94,6 +95,7 @@ __all__ = [
     "QueryAnalysis",
     "RejectedItem",
     "Resolution",
+    "RetentionPolicy",
     "ScoreBreakdown",
     "ScoredMemory",
     "SentenceDecision",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
+from ..errors import ConfigError
 from .memory import Memory
 from .results import InjectedMemory
 
@@ -17,6 +20,7 @@ __all__ = [
     "MaintenanceReport",
     "MemoryStats",
     "RejectedItem",
+    "RetentionPolicy",
     "TimelineDay",
 ]
 
@@ -171,5 +175,57 @@ class MaintenanceReport:
     #: Whether k-means ran, and how many clusters the store has after this run.
     clustered: bool = False
     clusters: int = 0
+    #: Ids the retention policy retired in this run (archived or deleted, as
+    #: ``retention_action`` says).
+    retired: tuple[str, ...] = ()
+    retention_action: Literal["archive", "delete"] | None = None
     sweep_ms: float = 0.0
     cluster_ms: float = 0.0
+
+
+def _check_limit(name: str, value: object, *, integer: bool = False, unit: bool = False) -> None:
+    if value is None:
+        return
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or (integer and not isinstance(value, int))
+    ):
+        kind = "an integer" if integer else "a number"
+        raise ConfigError(name, f"must be {kind} or None, got {value!r}")
+    if not math.isfinite(value) or value < 0:
+        raise ConfigError(name, f"must be a finite number >= 0, got {value!r}")
+    if unit and value > 1:
+        raise ConfigError(name, f"must be in [0, 1], got {value!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetentionPolicy:
+    """What the maintenance sweep retires beyond decay (PRD v0.2, ``set_retention_policy``).
+
+    Each limit is off when None.  Pinned memories are exempt, and so is a plan
+    still ahead (``event_at``); superseded, archived and faded memories are
+    history and are left alone.  ``action="archive"`` (default) keeps the
+    memory with its lineage, out of retrieval; ``"delete"`` removes it for good.
+    """
+
+    #: Retire active memories created more than this many days ago.
+    max_age_days: float | None = None
+    #: Keep at most this many active memories: the weakest (current strength,
+    #: then oldest) beyond it are retired.  Pinned ones count but stay.
+    max_facts: int | None = None
+    #: Retire memories whose confidence score (``Config.confidence_scores``) is below this.
+    min_confidence: float | None = None
+    action: Literal["archive", "delete"] = "archive"
+
+    def __post_init__(self) -> None:
+        _check_limit("max_age_days", self.max_age_days)
+        _check_limit("max_facts", self.max_facts, integer=True)
+        _check_limit("min_confidence", self.min_confidence, unit=True)
+        if self.action not in ("archive", "delete"):
+            raise ConfigError("action", f"must be 'archive' or 'delete', got {self.action!r}")
+
+    @property
+    def active(self) -> bool:
+        """Whether any limit is set."""
+        return not (self.max_age_days is None and self.max_facts is None and self.min_confidence is None)

@@ -34,6 +34,12 @@ class ContradictionEvent:
     similarity: float = 0.0
     #: The typed attribute both facts set, when stage 3 matched on it.
     attribute: str | None = None
+    #: What decided it: ``attribute`` (same typed attribute), ``polarity`` (the
+    #: same statement negated), ``marker`` (a change marker on a related fact),
+    #: ``classifier`` (the learned pair head, stage 3b).
+    signal: str = "attribute"
+    #: The pair head's probability when ``signal`` is ``classifier``.
+    classifier_score: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
