@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from lokulmem.index import BruteForceIndex
 
@@ -22,3 +23,27 @@ def test_matches_naive_search_and_survives_removal() -> None:
     assert idx.similarities(q, ["m7", "m0"]) == [hits[0].similarity, 0.0]
     idx.reset([])
     assert idx.search(q, 5) == []
+
+
+def test_close_pairs_is_a_neighbour_self_join() -> None:
+    from lokulmem.index import BruteForceIndex
+
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=(40, 8)).astype(np.float32)
+    base /= np.linalg.norm(base, axis=1, keepdims=True)
+    near = base[0] + 0.01 * rng.normal(size=8).astype(np.float32)
+    near /= np.linalg.norm(near)
+    index = BruteForceIndex(8)
+    index.reset([(f"m{i}", v) for i, v in enumerate(base)])
+    index.add("twin", near)
+    pairs = index.close_pairs(0.99, 5)
+    assert [(a, b) for a, b, _ in pairs] == [("m0", "twin")]
+    assert pairs[0][2] == pytest.approx(float(base[0] @ near), abs=1e-5)
+    # Every pair above a low threshold, each once, agrees with the full matrix.
+    mat = np.vstack([base, near])
+    sims = mat @ mat.T
+    expected = {(i, j) for i in range(41) for j in range(i + 1, 41) if sims[i, j] >= 0.5}
+    ids = [f"m{i}" for i in range(40)] + ["twin"]
+    got = {tuple(sorted((ids.index(a), ids.index(b)))) for a, b, _ in index.close_pairs(0.5, 40)}
+    assert got == expected
+    assert index.close_pairs(0.5, 0) == [] and BruteForceIndex(8).close_pairs(0.1, 3) == []

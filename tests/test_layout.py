@@ -43,6 +43,7 @@ COVERED_BY = {
     "manage/import_pack.py": "test_transfer.py",
     "manage/importing.py": "test_transfer.py",
     "manage/manager.py": "test_async.py",
+    "manage/merging.py": "test_manage.py",
     "manage/mutations.py": "test_manage.py",
     "manage/queries.py": "test_manage.py",
     "records/memory.py": "test_storage.py",

@@ -530,3 +530,60 @@ def test_a_huge_query_is_cut_to_its_first_distinct_terms(seeded: LokulMem) -> No
     assert time.perf_counter() - start < 5  # quadratic in the words before: minutes
     assert huge == short and short and distinct == []
     assert preview.would_inject == ()  # the message alone overflows the context window
+
+
+# -- duplicates and merge (PRD v0.2) ---------------------------------------------
+
+
+def test_find_similar_facts_and_merge_keep_lineage(mem: LokulMem, clock: ManualClock) -> None:
+    a = mem.learn("I love hiking in the Alps.", session_id="s1").extracted[0]
+    clock.advance(days=1)
+    # A near-copy with a new name is stored beside the first (a "variant"), not reinforced.
+    b = mem.learn("I love hiking in the Swiss Alps.", session_id="s2").extracted[0]
+    other = mem.learn("My brother works as a dentist in Leeds.", session_id="s2").extracted[0]
+    pairs = mem.manage().find_similar_facts(threshold=0.9)
+    assert [{p.first.id, p.second.id} for p in pairs] == [{a.id, b.id}]
+    assert pairs[0].similarity >= 0.9
+    assert mem.manage().find_similar_facts(threshold=0.999) == []
+    added: list[Memory] = []
+    updated: list[Memory] = []
+    mem.manage().on_memory_added(added.append)
+    mem.manage().on_memory_updated(updated.append)
+    merged = mem.manage().merge([a.id, b.id], content="User loves hiking in the Alps.")
+    assert added == [merged] and {m.id for m in updated} == {a.id, b.id}
+    assert merged.content == "User loves hiking in the Alps." and merged.status == "active"
+    assert set(merged.source_conversation_ids) == {"s1", "s2"}
+    assert merged.created_at == a.created_at and merged.metadata["merged_from"] == [a.id, b.id]
+    for old in (a, b):
+        stored = mem.manage().get(old.id)
+        assert stored.status == "superseded" and stored.superseded_by == merged.id
+        assert stored.supersession_type == "merge"
+    lineage = mem.manage().get_lineage(merged.id)
+    assert {m.id for m in lineage.merged_from} == {a.id, b.id}
+    assert mem.manage().find_similar_facts(threshold=0.9) == []
+    assert mem.manage().get(other.id).status == "active"
+
+
+def test_merge_rejects_bad_input_and_changes_nothing(mem: LokulMem) -> None:
+    from lokulmem import MemoryNotFoundError, ValidationError
+
+    a = mem.learn("I play the cello.", session_id="s1").extracted[0]
+    b = mem.learn("I teach piano on Saturdays.", session_id="s1").extracted[0]
+    before = mem.manage().export(include_embeddings=False)["memories"]
+    for ids, kwargs, error in (
+        ([a.id], {}, ValidationError),
+        ([a.id, a.id], {}, ValidationError),
+        ([a.id, "missing"], {}, MemoryNotFoundError),
+        ([a.id, b.id], {"content": "  "}, ValidationError),
+        ("abc", {}, ValidationError),
+    ):
+        with pytest.raises(error):
+            mem.manage().merge(ids, **kwargs)
+    mem.manage().archive(b.id)
+    with pytest.raises(ValidationError, match="archived"):
+        mem.manage().merge([a.id, b.id])
+    with pytest.raises(ValidationError):
+        mem.manage().find_similar_facts(threshold=1.5)
+    mem.manage().unarchive(b.id)
+    after = mem.manage().export(include_embeddings=False)["memories"]
+    assert [m["id"] for m in after] == [m["id"] for m in before]

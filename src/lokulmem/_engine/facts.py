@@ -26,6 +26,7 @@ from ..config import Config
 from ..contradiction import Candidate, Verdict, judge
 from ..decay import initial_strength
 from ..extraction import Analysis, classify_by_prototype, quality_walls, substance
+from ..extraction.attributes import Attribute
 from ..extraction.dates import event_time
 from ..records import ContradictionEvent, Memory, QualityWalls, Resolution
 
@@ -39,6 +40,7 @@ __all__ = [
     "learned_types",
     "memory_from_pack_entry",
     "memory_from_sentence",
+    "merge_facts",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -302,3 +304,65 @@ def correct(
         return updated, None
     closure = close_fact(verdict.existing, updated, verdict, now)
     return closure.incoming, closure
+
+
+_RANK = {"low": 0, "medium": 1, "high": 2}
+
+
+def merge_facts(
+    memories: Sequence[Memory],
+    *,
+    content: str,
+    vec: Vector,
+    attribute: Attribute | None,
+    now: int,
+) -> tuple[Memory, list[Memory]]:
+    """One memory standing for ``memories`` (``manage().merge()``), and those memories
+    superseded by it.
+
+    The merged fact keeps the union of their types, entities and conversations,
+    their summed restatements, the strongest base strength and confidence, the
+    earliest ``created_at`` and ``valid_from``, and is pinned if any was.  Its
+    ``metadata["merged_from"]`` lists them; each becomes ``superseded`` with
+    ``supersession_type="merge"`` (kept, with its lineage, out of retrieval).
+    A merge is the user's own statement of the fact: source ``direct``.
+    """
+    first = memories[0]
+    merged = first.replace(
+        id=str(uuid.uuid4()),
+        content=content,
+        embedding=vec,
+        types=tuple(dict.fromkeys(t for m in memories for t in m.types)),
+        entities=tuple(dict.fromkeys(e for m in memories for e in m.entities)),
+        source_conversation_ids=tuple(dict.fromkeys(c for m in memories for c in m.source_conversation_ids)),
+        mention_count=sum(m.mention_count for m in memories),
+        base_strength=max(m.base_strength for m in memories),
+        confidence=max((m.confidence for m in memories), key=lambda c: _RANK.get(c, 1)),
+        pinned=any(m.pinned for m in memories),
+        created_at=min(m.created_at for m in memories),
+        valid_from=min(m.valid_from for m in memories),
+        valid_to=None,
+        updated_at=now,
+        last_reinforced=now,
+        status="active",
+        source="direct",
+        attribute=attribute.key if attribute else None,
+        attribute_value=attribute.value if attribute else None,
+        superseded_by=None,
+        superseded_at=None,
+        supersession_type=None,
+        temporal_supersedes=None,
+        metadata={"merged_from": [m.id for m in memories]},
+    )
+    closed = [
+        m.replace(
+            status="superseded",
+            superseded_by=merged.id,
+            superseded_at=now,
+            supersession_type="merge",
+            valid_to=now,
+            updated_at=now,
+        )
+        for m in memories
+    ]
+    return merged, closed

@@ -34,6 +34,11 @@ class VectorIndex(Protocol):
     def reset(self, items: Iterable[tuple[str, Vector]]) -> None: ...
     def search(self, query: Vector, k: int) -> list[SearchHit]: ...
     def similarities(self, query: Vector, ids: Sequence[str]) -> list[float]: ...
+    def close_pairs(self, threshold: float, neighbours: int) -> list[tuple[str, str, float]]: ...
+
+
+#: Similarity rows computed at once by ``close_pairs`` (bounds its memory: rows × N floats).
+_PAIR_BLOCK_CELLS = 1 << 22
 
 
 class BruteForceIndex:
@@ -128,3 +133,33 @@ class BruteForceIndex:
                 for (j, _), s in zip(present, sims, strict=True):
                     out[j] = float(s)
             return out
+
+    def close_pairs(self, threshold: float, neighbours: int) -> list[tuple[str, str, float]]:
+        """Pairs ``(a, b, cosine)`` with cosine ≥ ``threshold`` among each vector's
+        ``neighbours`` nearest, each pair once, most similar first.
+
+        A k-nearest-neighbour self-join: blocks of rows against the matrix
+        (memory bounded by ``_PAIR_BLOCK_CELLS``), ``argpartition`` per row.
+        Exact, so its cost grows as N² · dimension multiply-adds, done by BLAS;
+        an approximate index answers the same call from its graph.
+        """
+        with self._lock:
+            n = len(self._ids)
+            if n < 2 or neighbours <= 0:
+                return []
+            mat = self._mat[:n]
+            k = min(neighbours + 1, n)
+            block = max(1, _PAIR_BLOCK_CELLS // n)
+            found: dict[tuple[int, int], float] = {}
+            for start in range(0, n, block):
+                sims = mat[start : start + block] @ mat.T
+                top = np.argpartition(-sims, k - 1, axis=1)[:, :k] if k < n else None
+                for r in range(sims.shape[0]):
+                    i = start + r
+                    cols = top[r] if top is not None else np.arange(n)
+                    for j in cols[sims[r, cols] >= threshold]:
+                        if int(j) != i:
+                            found[(min(i, int(j)), max(i, int(j)))] = float(sims[r, j])
+            pairs = [(self._ids[a], self._ids[b], s) for (a, b), s in found.items()]
+        pairs.sort(key=lambda p: (-p[2], p[0], p[1]))
+        return pairs

@@ -15,13 +15,14 @@ from ._base import (
     T,
 )
 from .importing import Importing
+from .merging import Merging
 from .mutations import Mutations
 from .queries import Queries
 
 __all__ = ["AsyncManager", "Manager"]
 
 
-class Manager(Queries, Mutations, Importing):
+class Manager(Queries, Mutations, Merging, Importing):
     """The memory-panel API: queries, mutations, analytics, export/import, events.
 
     Obtained from :meth:`LokulMem.manage`.  Method names are the PRD's in
@@ -94,6 +95,8 @@ class AsyncManager:
     pin_many = async_twin(Manager.pin_many)
     unpin_many = async_twin(Manager.unpin_many)
     clear = async_twin(Manager.clear)
+    find_similar_facts = async_twin(Manager.find_similar_facts)
+    merge = async_twin(Manager.merge)
     stats = async_twin(Manager.stats)
     export = async_twin(Manager.export)
     export_to_markdown = async_twin(Manager.export_to_markdown)

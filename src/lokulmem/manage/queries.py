@@ -142,10 +142,9 @@ class Queries(PanelBase):
         return self._engine.nearest(vec, lim)
 
     def get_related(self, memory_id: str) -> builtins.list[Memory]:
-        """First-degree knowledge-graph neighbours (strongest edge first).
-
-        Edges are built by a later release (PRD v0.2); until then this is empty.
-        """
+        """First-degree knowledge-graph neighbours (strongest edge first): the
+        memories ``learn()`` linked to this one (nearest facts, shared entities,
+        the same message), reweighed by the clustering pass."""
         mid = _id("memory_id", memory_id)
         with self._engine.reading():
             self.get(mid)
@@ -225,6 +224,8 @@ class Queries(PanelBase):
                 history.append(nxt)
                 seen.add(nxt.id)
                 cur = nxt
+            merged_ids = memory.metadata.get("merged_from", [])
+            merged = storage.get_memories([i for i in merged_ids if isinstance(i, str)])
         corrections = tuple(
             str(c.get("content", ""))
             for c in memory.metadata.get("corrections", [])
@@ -238,6 +239,7 @@ class Queries(PanelBase):
             temporal_history=tuple(history),
             reinforcement_count=memory.mention_count,
             corrections=corrections,
+            merged_from=tuple(merged),
         )
 
     def get_injection_preview(

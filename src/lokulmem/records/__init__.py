@@ -53,6 +53,7 @@ from .panel import (
     MemoryStats,
     RejectedItem,
     RetentionPolicy,
+    SimilarFacts,
     TimelineDay,
 )
 from .recall import EvidenceCard, Intent, QueryAnalysis, StageTrace, TimeRange, UpcomingMemory
@@ -99,6 +100,7 @@ __all__ = [
     "ScoreBreakdown",
     "ScoredMemory",
     "SentenceDecision",
+    "SimilarFacts",
     "Source",
     "StageTrace",
     "TimeRange",

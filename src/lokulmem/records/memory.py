@@ -99,7 +99,9 @@ class Memory:
     status: MemoryStatus = "active"
     superseded_by: str | None = None
     superseded_at: int | None = None
-    supersession_type: Literal["conflict", "temporal"] | None = None
+    #: ``conflict`` (contradicted), ``temporal`` (a change: still history, with
+    #: ``valid_to``) or ``merge`` (folded into ``superseded_by`` by ``merge()``).
+    supersession_type: Literal["conflict", "temporal", "merge"] | None = None
     #: For a fact stored by temporal coexistence: the earlier memory it follows.
     temporal_supersedes: str | None = None
     #: Session where the fact was first extracted, and the turn in that session.

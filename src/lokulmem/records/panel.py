@@ -21,6 +21,7 @@ __all__ = [
     "MemoryStats",
     "RejectedItem",
     "RetentionPolicy",
+    "SimilarFacts",
     "TimelineDay",
 ]
 
@@ -75,6 +76,18 @@ class Lineage:
     reinforcement_count: int
     #: Earlier contents the user corrected through ``update()``, oldest first.
     corrections: tuple[str, ...] = ()
+    #: The memories ``merge()`` folded into this one (superseded, kept).
+    merged_from: tuple[Memory, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimilarFacts:
+    """Two active memories that may say the same thing (``find_similar_facts()``)."""
+
+    first: Memory
+    second: Memory
+    #: Cosine similarity of their vectors.
+    similarity: float
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -229,7 +229,9 @@ def memory_from_json(obj: object, path: str, dimension: int | None = None) -> Me
         status=r.choice("status", MEMORY_STATUSES, "active"),
         superseded_by=r.str_("superseded_by"),
         superseded_at=r.int_("superseded_at", None, nullable=True),
-        supersession_type=r.choice("supersession_type", ("conflict", "temporal"), None, nullable=True),
+        supersession_type=r.choice(
+            "supersession_type", ("conflict", "temporal", "merge"), None, nullable=True
+        ),
         temporal_supersedes=r.str_("temporal_supersedes"),
         source_session=r.str_("source_session", ""),
         source_turn=r.int_("source_turn"),
