@@ -41,3 +41,28 @@ def test_substance_counts_content_beside_the_transient_cue() -> None:
     assert n >= 4  # powerful, giving, talk, school
     # Capitalised words inside the sentence are names and do not count.
     assert substance("I'm happy for Priya and Omar", ["emotional"]) == 0
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "i work out a few times each week",
+        "I go hiking every Sunday",
+        "I knit hats for fun",
+        "Singing is my favourite way to relax",
+        "I spend my spare time painting",
+    ],
+)
+def test_pastimes_are_preferences(sentence: str) -> None:
+    from lokulmem import Config
+    from lokulmem.extraction import analyze_text
+
+    types = analyze_text(sentence, Config()).rule_types
+    assert "preference" in types and "profession" not in types
+
+
+def test_work_is_still_a_job() -> None:
+    from lokulmem import Config
+    from lokulmem.extraction import analyze_text
+
+    assert "profession" in analyze_text("I work at a bank downtown.", Config()).rule_types

@@ -42,7 +42,9 @@ _RULES: Mapping[str, re.Pattern[str]] = {
         re.I,
     ),
     "profession": re.compile(
-        r"\b(?:work|works|working|job|career|employer|employed|company|office|colleague|"
+        # "work out" is exercise, not a job.
+        r"\b(?:work|works|working)\b(?!\s+out\b)|"
+        r"\b(?:job|career|employer|employed|company|office|colleague|"
         r"coworker|co-worker|boss|salary|promot\w+|hired|intern\w*|profession|occupation|"
         r"client|clients|team lead|my team|startup|business)\b|\bi'?m an? (?:"
         + "|".join(sorted(JOB_WORDS))
@@ -54,7 +56,17 @@ _RULES: Mapping[str, re.Pattern[str]] = {
         r"dislike|dislikes|can'?t stand|rather|fan of|into|allergic|vegetarian|vegan|"
         r"always|never|please|"
         # What one watches is a taste: "just watching the office", "a huge GoT fan", "my fave".
-        r"watch|watches|watching|binge\w*|fan|fave|fav|favs|go-to show|tv show|my show)\b",
+        r"watch|watches|watching|binge\w*|fan|fave|fav|favs|go-to show|tv show|my show|"
+        # A pastime is a taste too: "I knit", "I go hiking", "I work out".
+        r"hobby|hobbies|pastime|for fun|(?:free|spare) time|work(?:s|ing)? out|workout|"
+        r"singing|dancing|knitting|crocheting|hiking|swimming|surfing|skiing|snowboarding|fishing|"
+        r"hunting|camping|baking|gardening|jogging|cycling|biking|climbing|gaming|sewing|skating|"
+        r"bowling|golfing|yoga|pilates|photography|karaoke|cosplay|woodworking|scrapbooking|"
+        r"go (?:fishing|hiking|camping|swimming|surfing|skiing|running|jogging|bowling|dancing|"
+        r"biking|cycling|climbing|sailing|kayaking|skating|shopping)|"
+        r"i\s+(?:\w+ly\s+|also\s+|still\s+)?(?:play|knit|paint|draw|sing|dance|hike|swim|surf|ski|"
+        r"skate|bake|cook|garden|fish|hunt|camp|jog|bike|cycle|climb|golf|bowl|sew|crochet|"
+        r"collect|volunteer|meditate|journal|skateboard|snowboard))\b",
         re.I,
     ),
     "project": re.compile(
@@ -110,6 +122,7 @@ PROTOTYPES: Mapping[str, tuple[str, ...]] = {
         "User prefers concise answers.",
         "User loves Italian food.",
         "User enjoys hiking on weekends.",
+        "User plays the guitar for fun.",
     ),
     "project": (
         "User is building a mobile app.",

@@ -35,6 +35,9 @@ _ADVERBS = frozenset(
     really also just never always still usually often sometimes recently actually
     currently now already finally mostly totally definitely absolutely even only barely
     rarely seldom generally typically normally probably kinda honestly truly
+    eventually basically literally seriously personally mainly simply occasionally
+    constantly frequently regularly certainly genuinely secretly desperately slowly
+    quickly happily obviously clearly hardly nearly mostly once
     """.split()
 )
 #: Adverbs between the subject and its verb: "I no longer work" → "User no longer works".
@@ -69,7 +72,10 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
-_AFTER_I = re.compile(r"\bI\s+(?P<adv>" + _ADVERB_GROUP + r")(?P<verb>[A-Za-z][A-Za-z'\-]*)")
+#: The pronoun "I", also typed lower-case in chat ("i work out"): a lone "i"
+#: followed by a space (so "i.e." and "part i." stay).
+_I = r"(?:\bI\b|(?<![\w.'])i(?=\s))"
+_AFTER_I = re.compile(_I + r"\s+(?P<adv>" + _ADVERB_GROUP + r")(?P<verb>[A-Za-z][A-Za-z'\-]*)")
 
 
 def _conjugate_after_i(text: str, label: str) -> str:
@@ -80,7 +86,7 @@ def _conjugate_after_i(text: str, label: str) -> str:
         conj = _third_person(verb) if verb.islower() else verb
         return f"{label} {m.group('adv')}{conj}"
 
-    return re.sub(r"\bI\b", label, _AFTER_I.sub(repl, text))
+    return re.sub(_I, label, _AFTER_I.sub(repl, text))
 
 
 def to_user_fact(sentence: str, label: str = "User") -> str:
