@@ -266,3 +266,22 @@ def test_a_message_remembers_what_it_answered(mem: LokulMem) -> None:
     assert none.reply_context == ""
     with pytest.raises(ValidationError, match="in_reply_to"):
         mem.learn("I like tea.", in_reply_to=3)  # type: ignore[arg-type]
+
+
+def test_remember_stores_an_agents_conclusion_as_reasoning(mem: LokulMem) -> None:
+    from lokulmem import ValidationError
+
+    mem.learn("I live in Berlin.", "Nice!", session_id="s")
+    result = mem.remember("I moved to Lisbon last month.", session_id="s")
+    (fact,) = result.extracted
+    assert fact.source == "reasoning" and fact.content.startswith("User moved to Lisbon")
+    # It is judged like any fact: the Berlin fact is closed, not deleted.
+    assert [e.existing.content for e in result.contradictions] == ["User lives in Berlin."]
+    # Not a turn of the conversation: the next message still answers "Nice!".
+    nxt = mem.learn("Yes, with my partner Ana.", session_id="s")
+    assert all(m.reply_context == "Nice!" for m in nxt.extracted)
+    # Stored even when the gate would skip it, and shown as reasoning in the evidence.
+    out = mem.augment("Where do I live?", debug=True)
+    assert any(card.source == "reasoning" for card in out.debug.evidence)  # type: ignore[union-attr]
+    with pytest.raises(ValidationError):
+        mem.remember("x", source="nightly")  # type: ignore[arg-type]

@@ -446,3 +446,21 @@ def test_parse_document_is_pure_and_lenient_on_unknown_keys() -> None:
     }
     (m,) = parse_document(minimal).memories  # type: ignore[union-attr]
     assert m == Memory(id="a", content="User is here.", types=("identity",))
+
+
+def test_pack_sources_are_import_unless_the_pack_is_trusted(mem: LokulMem) -> None:
+    pack = {
+        "name": "agent-notes",
+        "memories": [
+            {"key": "a", "value": "User prefers tea over coffee in the morning.", "source": "reasoning"},
+            {"key": "b", "value": "User is training for a marathon in Valencia.", "source": "external-data"},
+        ],
+    }
+    mem.manage().import_data(pack)
+    assert {m.source for m in mem.manage().list()} == {"import"}
+    mem.manage().clear()
+    mem.manage().import_data(pack, trust_sources=True)
+    by_key = {m.key: m.source for m in mem.manage().list()}
+    assert by_key == {"a": "reasoning", "b": "import"}  # "external-data" is not a HOM source
+    with pytest.raises(ValidationError):
+        mem.manage().import_data(pack, trust_sources="yes")  # type: ignore[arg-type]

@@ -24,7 +24,7 @@ from ._engine.engine import Engine
 from .clock import Clock, SystemClock
 from .config import Config, from_options
 from .embedding import CachedEmbedder, Embedder, MiniLMEmbedder
-from .errors import ConfigError
+from .errors import ConfigError, ValidationError
 from .events import EventBus
 from .manage import AsyncManager, Manager
 from .records import (
@@ -266,6 +266,30 @@ class LokulMem:
             in_reply_to=in_reply_to,
         )
 
+    def remember(
+        self,
+        text: str,
+        *,
+        source: Literal["reasoning", "direct"] = "reasoning",
+        session_id: str | None = None,
+        skip_types: Sequence[str] = (),
+    ) -> LearnResult:
+        """Store what an agent concluded about the user (HOM ``source="reasoning"``).
+
+        The text is read like a user message (sentences, rewrite, types,
+        contradictions: a conclusion that contradicts a current fact closes
+        it, with its ``ContradictionEvent``) but every sentence is stored
+        (no extraction gate, as ``force_extract=True``), with
+        ``Memory.source == "reasoning"`` so a panel and the evidence cards
+        can tell it from what the user said.  ``source="direct"`` stores it
+        as the user's own statement.  One transaction, as ``learn()``.
+        """
+        if source not in ("reasoning", "direct"):
+            raise ValidationError("source", f"must be 'reasoning' or 'direct', got {source!r}")
+        return self._engine.learn(
+            text, "", session_id=session_id, force_extract=True, skip_types=skip_types, source=source
+        )
+
     def augment(
         self,
         message: str,
@@ -385,6 +409,7 @@ class AsyncLokulMem:
 
     init = async_twin(LokulMem.init)
     learn = async_twin(LokulMem.learn)
+    remember = async_twin(LokulMem.remember)
     augment = async_twin(LokulMem.augment)
     end_session = async_twin(LokulMem.end_session)
     maintenance = async_twin(LokulMem.maintenance)

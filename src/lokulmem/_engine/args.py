@@ -8,6 +8,7 @@ from typing import Any
 
 from ..config import Config
 from ..errors import ValidationError
+from ..records import Source
 from ..retrieval import validate_history
 
 __all__ = ["AugmentArgs", "LearnArgs", "check_str"]
@@ -39,6 +40,8 @@ class LearnArgs:
     skip: frozenset[str]
     in_reply_to: str | None
     truncated: bool
+    #: ``direct`` for ``learn()``, ``reasoning`` for ``remember()``.
+    origin: Source = "direct"
 
     @classmethod
     def parse(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +28,7 @@ from ..decay import initial_strength
 from ..extraction import Analysis, classify_by_prototype, quality_walls, substance
 from ..extraction.attributes import Attribute
 from ..extraction.dates import event_time
-from ..records import ContradictionEvent, Memory, QualityWalls, Resolution
+from ..records import SOURCES, ContradictionEvent, Memory, QualityWalls, Resolution, Source
 
 __all__ = [
     "Closure",
@@ -41,6 +41,7 @@ __all__ = [
     "memory_from_pack_entry",
     "memory_from_sentence",
     "merge_facts",
+    "pack_source",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -140,6 +141,9 @@ class Provenance:
     #: The source message (capped at ``max_context_chars``) and what it answered.
     message: str = ""
     reply: str = ""
+    #: HOM source of what is stored: ``direct`` (the user said it, ``learn()``)
+    #: or ``reasoning`` (an agent's conclusion, ``remember()``).
+    origin: Source = "direct"
 
 
 def memory_from_sentence(
@@ -171,6 +175,7 @@ def memory_from_sentence(
         updated_at=now,
         last_accessed_at=now,
         last_reinforced=now,
+        source=source.origin,
         source_session=source.session_id,
         source_turn=source.turn,
         source_conversation_ids=(source.session_id,),
@@ -191,6 +196,14 @@ def memory_from_sentence(
     )
 
 
+def pack_source(declared: str | None, trusted: bool) -> Source:
+    """A pack entry's HOM source: its own (``reasoning``, ``compaction``, ...) when
+    the pack is trusted and names a known one, else ``import``."""
+    if trusted and declared in SOURCES:
+        return cast(Source, declared)
+    return "import"
+
+
 def memory_from_pack_entry(
     entry: Any,
     analysis: Analysis,
@@ -202,10 +215,12 @@ def memory_from_pack_entry(
     event_id: str,
     now: int,
     config: Config,
+    trusted: bool = False,
 ) -> Memory:
     """The memory a memory-pack entry (:class:`lokulmem.transfer.PackEntry`) becomes.
 
-    Stored with ``source="import"`` and its provenance in
+    Stored with ``source="import"`` (or the entry's own source when the pack
+    is ``trusted``: :func:`pack_source`) and its provenance in
     ``metadata["import"]``; decay starts at the import, so an old entry is
     not faded on arrival.
     """
@@ -231,7 +246,7 @@ def memory_from_pack_entry(
         source_conversation_ids=(e.session_id,) if e.session_id else (),
         entities=analysis.features.entities,
         source_text=e.value,
-        source="import",
+        source=pack_source(entry.source, trusted),
         project_id=e.project_id,
         track=e.track,
         key=e.key,

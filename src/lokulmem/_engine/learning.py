@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..extraction import Analysis, analyze_text, split_sentences
 from ..graph import plan_edges
 from ..maintenance import sweep_due
-from ..records import Edge, LearnResult, Memory, context_text
+from ..records import Edge, LearnResult, Memory, Source, context_text
 from .args import LearnArgs
 from .candidates import stage1
 from .episodic import due_sessions, end_sessions
@@ -44,6 +45,7 @@ def _message_facts(
             now=now,
             message=args.text[: cfg.max_context_chars],
             reply=reply.strip(),
+            origin=args.origin,
         ),
         force=args.force,
         skip=args.skip,
@@ -107,8 +109,10 @@ def run_learn(
     force_extract: bool = False,
     skip_types: Sequence[str] = (),
     in_reply_to: str | None = None,
+    source: Source = "direct",
 ) -> LearnResult:
-    """Extract, type and store the facts of one user message (see ``LokulMem.learn``)."""
+    """Extract, type and store the facts of one user message (see ``LokulMem.learn``);
+    ``source="reasoning"`` for ``remember()``."""
     args = LearnArgs.parse(
         engine.config,
         user_message,
@@ -118,6 +122,8 @@ def run_learn(
         skip_types=skip_types,
         in_reply_to=in_reply_to,
     )
+    if source != "direct":
+        args = dataclasses.replace(args, origin=source)
     with engine.lock:
         engine.ensure()
         if not args.text.strip():
@@ -137,10 +143,11 @@ def run_learn(
             )
         )
         state = engine.sessions.get(sid)
-        state.turn += 1
-        state.last_response = args.response
+        if args.origin == "direct":  # remember() is not a turn of the conversation
+            state.turn += 1
+            state.last_response = args.response
+            state.vectors.extend(plan.vectors)  # bounded: maxlen = session_sentence_window
         state.last_at, state.ended = now, False
-        state.vectors.extend(plan.vectors)  # bounded: maxlen = session_sentence_window
         total = engine.storage.count_memories("active")
     engine.announce(changes)
     # Session start: cluster if enough was added; any learn: sweep if due.

@@ -27,6 +27,8 @@ class PackGate:
 
     threshold: float
     replace: bool
+    #: Keep each entry's own HOM source (``reasoning``, ``compaction``...) instead of ``import``.
+    trusted: bool = False
 
 
 def dedup_keys(entries: Sequence[PackEntry]) -> tuple[list[PackEntry], list[RejectedItem]]:
@@ -88,6 +90,7 @@ def pack_memories(
             event_id=audit.event_id,
             now=audit.created_at,
             config=cfg,
+            trusted=gate.trusted,
         )
         out.append((e, memory))
     return out, rejected

@@ -66,6 +66,7 @@ class Importing(PanelBase):
         strict: bool = True,
         origin: str | None = None,
         quality_threshold: float | None = None,
+        trust_sources: bool = False,
     ) -> ImportResult:
         """Import a lokulmem export or a HOM memory pack, in one transaction.
 
@@ -81,7 +82,9 @@ class Importing(PanelBase):
         gated on quality (``quality_threshold``, default
         ``Config.import_quality_threshold``, against the product of the
         quality walls computed from the text, or the entry's own
-        ``quality_score`` if lower), stored with ``source="import"`` and
+        ``quality_score`` if lower), stored with ``source="import"`` (or,
+        with ``trust_sources=True``, the entry's own HOM source when it names
+        one: ``direct``, ``reasoning``, ``compaction``, ``nightly``) and
         their provenance in ``metadata["import"]``.  Every import stores a
         :class:`BridgeEvent` (see :meth:`get_bridge_events`).
 
@@ -95,6 +98,8 @@ class Importing(PanelBase):
             raise ValidationError("conflict_strategy", f"must be one of {list(_STRATEGIES)}")
         if origin is not None and not isinstance(origin, str):
             raise ValidationError("origin", "must be a string")
+        if not isinstance(trust_sources, bool):
+            raise ValidationError("trust_sources", "must be true or false")
         threshold = self._engine.config.import_quality_threshold
         if quality_threshold is not None:
             if not isinstance(quality_threshold, (int, float)) or not 0 <= quality_threshold <= 1:
@@ -114,7 +119,7 @@ class Importing(PanelBase):
             replace=not merge if merge is not None else False,
             strategy=conflict_strategy,
             origin=origin or parsed.origin or file_origin,
-            threshold=threshold,
+            gate=PackGate(threshold, not merge if merge is not None else False, trust_sources),
         )
 
     def _import_export(
@@ -139,11 +144,11 @@ class Importing(PanelBase):
         )
 
     def _import_pack(
-        self, pack: ParsedPack, *, replace: bool, strategy: str, origin: str | None, threshold: float
+        self, pack: ParsedPack, *, replace: bool, strategy: str, origin: str | None, gate: PackGate
     ) -> ImportResult:
         entries, duplicates = dedup_keys(pack.entries)
         audit = Audit(str(uuid.uuid4()), self._now, "memory-pack", pack.name, origin)
-        memories, low = pack_memories(self._engine, pack, entries, PackGate(threshold, replace), audit)
+        memories, low = pack_memories(self._engine, pack, entries, gate, audit)
         tally = Tally(rejected=[*pack.malformed, *duplicates, *low])
 
         def plan() -> Changes:
