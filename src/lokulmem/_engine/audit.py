@@ -62,6 +62,7 @@ def evidence_cards(injected: Sequence[InjectedMemory], config: Config) -> tuple[
             score=i.score,
             reason=i.reason,
             evidence=i.evidence,
+            quality=i.memory.quality,
         )
         for i in injected
     )

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .memory import Confidence, Memory, MemoryStatus, Source
+from .memory import Confidence, Memory, MemoryStatus, QualityWalls, Source
 
 __all__ = ["EvidenceCard", "Intent", "QueryAnalysis", "StageTrace", "TimeRange", "UpcomingMemory"]
 
@@ -89,6 +89,8 @@ class EvidenceCard:
     reason: str
     #: Evidence of relevance; None when relevance was not tested.
     evidence: float | None
+    #: The memory's HOM quality walls (form, filter, substance, factuality).
+    quality: QualityWalls | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
