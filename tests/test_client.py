@@ -285,3 +285,17 @@ def test_remember_stores_an_agents_conclusion_as_reasoning(mem: LokulMem) -> Non
     assert any(card.source == "reasoning" for card in out.debug.evidence)  # type: ignore[union-attr]
     with pytest.raises(ValidationError):
         mem.remember("x", source="nightly")  # type: ignore[arg-type]
+
+
+def test_general_statements_and_hypotheticals_are_not_stored(mem: LokulMem) -> None:
+    for text, outcome in (
+        ("Water boils at 100 degrees.", "general-statement"),
+        ("If I won the lottery I would buy a boat.", "hypothetical"),
+        ("Imagine I lived in Rome.", "hypothetical"),
+    ):
+        result = mem.learn(text)
+        assert [d.outcome for d in result.decisions] == [outcome] and not result.extracted
+        assert mem.learn(text, force_extract=True).extracted  # the user can still insist
+    # Tied to the user's world by a date or a relation: kept.
+    assert mem.learn("Meeting moved to Friday.").extracted
+    assert mem.learn("Sister's birthday is on the 5th.").extracted

@@ -34,3 +34,16 @@ def test_lower_case_i_is_the_user() -> None:
     assert to_user_fact("Part i. is done") == "Part i. is done."
     # An adverb ending in -ly is not the verb ("eventuallies").
     assert to_user_fact("I eventually followed them") == "User eventually followed them."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("Call me Alex.", "User goes by Alex."),
+        ("You can call me Sam", "User goes by Sam."),
+        ("Maya and I go climbing every Sunday.", "User and Maya go climbing every Sunday."),
+        ("My wife and I are moving to Porto.", "User and User's wife are moving to Porto."),
+    ],
+)
+def test_self_introductions_and_compound_subjects(sentence: str, fact: str) -> None:
+    assert to_user_fact(sentence) == fact

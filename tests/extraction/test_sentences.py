@@ -1,5 +1,7 @@
 """Sentence splitting (``lokulmem.extraction.sentences``)."""
 
+import pytest
+
 from lokulmem.extraction import (
     split_sentences,
 )
@@ -16,3 +18,28 @@ def test_sentences_and_first_person_clauses() -> None:
         "I have a cat",
     ]
     assert split_sentences("   \n ") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A compound subject is one fact.
+        ("My wife and I are moving to Porto in June.", ["My wife and I are moving to Porto in June."]),
+        ("Maya and I go climbing every Sunday.", ["Maya and I go climbing every Sunday."]),
+        # A second verb of the same "I" is a second fact.
+        ("I live in Berlin and work at Acme.", ["I live in Berlin", "I work at Acme."]),
+        # A comma splice of two first-person facts ...
+        (
+            "I prefer dark mode now, my eyes hurt at night.",
+            ["I prefer dark mode now", "my eyes hurt at night."],
+        ),
+        # ... unless the second refers back, or the first is a change (old and new together).
+        ("I hate treadmills, I find them boring.", ["I hate treadmills, I find them boring."]),
+        (
+            "I no longer work at the clinic, I opened my own practice.",
+            ["I no longer work at the clinic, I opened my own practice."],
+        ),
+    ],
+)
+def test_one_fact_per_unit(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected

@@ -26,6 +26,7 @@ from ..config import Config
 from ..contradiction import Candidate, Verdict, judge
 from ..decay import initial_strength
 from ..extraction import Analysis, classify_by_prototype, quality_walls, substance
+from ..extraction.anchoring import anchor_times
 from ..extraction.attributes import Attribute
 from ..extraction.dates import event_time
 from ..records import SOURCES, ContradictionEvent, Memory, QualityWalls, Resolution, Source
@@ -161,9 +162,12 @@ def memory_from_sentence(
     metadata: dict[str, Any] = {}
     if a.attribute is not None:
         metadata["attribute_negated"] = a.attribute.negated
+    # "next month" -> "next month (April 2026)" in the stored text only: the
+    # vector stays that of the plain fact, so the date adds no noise to similarity.
+    content = anchor_times(a.content, now) if config.anchor_relative_times else a.content
     return Memory(
         id=str(uuid.uuid4()),
-        content=a.content,
+        content=content,
         types=tuple(types),
         embedding=frozen(vec),
         base_strength=initial_strength(a.valence, config),

@@ -10,6 +10,7 @@ message will write.  No store, no model, no index.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -71,12 +72,30 @@ class MessageFacts:
     head: PairHead | None = None
 
 
+#: "If I won the lottery, I'd…", "Imagine I lived in Rome": not a fact about the user.
+_HYPOTHETICAL = re.compile(
+    r"^\W*(?:(?:imagine|suppose|supposing|what if|hypothetically)\b"
+    # "If I won…, I'd…" (counterfactual); "If it rains I stay home" is a habit, kept.
+    r"|if\b(?=.*\b(?:would|could|might)\b|.*\w'd\b))",
+    re.IGNORECASE,
+)
+
+
+def _about_the_user(a: Analysis) -> bool:
+    """Something ties an impersonal sentence to the user's world: a date, a person,
+    a possessive or a relation ("Meeting moved to Friday", "Sister's birthday is
+    the 5th"); without it, it is a general statement ("Water boils at 100 degrees")."""
+    f = a.features
+    return f.date_time or bool(f.person_names) or f.possession or "relational" in a.rule_types
+
+
 def gate(a: Analysis, force: bool, config: Config) -> str | None:
     """The outcome for a sentence that is not a fact (question, chit-chat, remark about
     the listener, request), or None; forced extraction passes every gate."""
     if force:
         return None
     for flagged, enabled, outcome in (
+        (bool(_HYPOTHETICAL.match(a.sentence)), config.skip_hypotheticals, "hypothetical"),
         (a.question, config.skip_questions, "question"),
         (a.chitchat, config.skip_chitchat, "chit-chat"),
         (a.listener, config.skip_listener_remarks, "about-listener"),
@@ -185,6 +204,11 @@ def plan_sentence(
         verdict = None
         force = True  # a near-copy carrying a new number or name is new information
     impersonal = a.impersonal and not facts.personal
+    # An answer to what the assistant asked ("Five years already") is about the user.
+    general = impersonal and not source.reply and not _about_the_user(a)
+    if general and not force and config.skip_general_statements:
+        plan.decisions.append(_decision(a, "general-statement", score, novelty, rec, types))
+        return
     threshold = cfg.extraction_threshold + (cfg.impersonal_margin if impersonal else 0.0)
     if verdict is None and score < threshold and not force:
         plan.decisions.append(_decision(a, "below-threshold", score, novelty, rec, types))
@@ -202,7 +226,9 @@ def plan_sentence(
             plan.updates[closure.closed.id] = closure.closed
         plan.contradictions.append(closure.event)
         outcome = "contradiction"
-    plan.decisions.append(_decision(a, outcome, score, novelty, rec, types, memory.id))
+    decision = _decision(a, outcome, score, novelty, rec, types, memory.id)
+    # The content as stored (with its anchored dates), not as first read.
+    plan.decisions.append(dataclasses.replace(decision, content=memory.content))
     plan.new.append(memory)
 
 

@@ -80,6 +80,14 @@ class Config:
     #: A sentence with no first-person word and no person named ("Water boils at
     #: 100 degrees") needs E at least extraction_threshold + this (docs/tuning.md).
     impersonal_margin: float = unit(0.10)
+    #: A message with no first-person word, answering nothing, whose sentence names
+    #: no date, person, possession or relation is a general statement ("Water boils
+    #: at 100 degrees"), not stored (outcome "general-statement"; ``force_extract``
+    #: stores it).
+    skip_general_statements: bool = True
+    #: A sentence that opens a hypothetical ("If I won…", "Imagine…") is not stored
+    #: (outcome "hypothetical"; ``force_extract`` stores it).
+    skip_hypotheticals: bool = True
     #: Types the embedding-prototype fallback never assigns: their fast decay
     #: needs an explicit cue ("tomorrow", "I feel"), not a vague resemblance.
     transient_types: tuple[str, ...] = ("temporal", "emotional")
@@ -96,6 +104,9 @@ class Config:
     duplicate_similarity: float = unit(0.92)
     #: Label used when first-person sentences are rewritten as facts.
     user_label: str = "User"
+    #: Keep each relative time of a stored fact with the date it names, from
+    #: the moment it was said ("next month" → "next month (April 2026)").
+    anchor_relative_times: bool = True
 
     # --- contradiction (PRD §6, three stages) ---
     #: Stage 1: cosine above which an existing memory is a contradiction candidate.
@@ -508,6 +519,8 @@ class Config:
             skip_chitchat=False,
             skip_listener_remarks=False,
             impersonal_margin=0.0,
+            skip_general_statements=False,
+            skip_hypotheticals=False,
             transient_types=(),
             backed_types=(),
             cluster_bonus=0.05,

@@ -31,8 +31,10 @@ _RULES: Mapping[str, re.Pattern[str]] = {
         # Lasting health conditions are part of who the user is (PersonaExt health_status).
         r"|\b(?:diabetes|diabetic|asthma|asthmatic|epilepsy|deaf|blind|hearing|eyesight|disability|"
         r"disabled|wheelchair|chronic|arthritis|migraines?|allergy|allergies|adhd|autism|autistic|"
-        r"dyslexia|dyslexic|celiac|coeliac|cancer|surgery|injury|injured|condition|illness|disease|"
-        r"insomnia|depression|anxiety disorder|bipolar|ptsd|glasses|paralyzed|amputee|pregnant)\b",
+        r"dyslexia|dyslexic|celiac|coeliac|cancer|surgery|injury|injured|condition|illness|disease|allergic|"
+        r"insomnia|depression|anxiety disorder|bipolar|ptsd|glasses|paralyzed|amputee|pregnant)\b"
+        # What the user owns and drives is part of who they are (not a job).
+        r"|\bi (?:drive|own|ride)\b",
         re.I,
     ),
     "location": re.compile(

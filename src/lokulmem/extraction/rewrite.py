@@ -89,10 +89,21 @@ def _conjugate_after_i(text: str, label: str) -> str:
     return re.sub(_I, label, _AFTER_I.sub(repl, text))
 
 
+#: "Maya and I go climbing", "My wife and I are moving": a compound subject at
+#: the start; the user goes first and the verb stays plural.
+_COMPOUND_SUBJECT = re.compile(
+    r"^(?P<np>(?:[Mm]y|[Oo]ur) [\w'-]+(?: [\w'-]+)?|[A-Z][\w'-]+(?: [A-Z][\w'-]+)?) and I\b(?!')"
+)
+#: "Call me Alex" / "You can call me Alex": the name the user goes by.
+_CALL_ME = re.compile(r"^(?:(?:you can|please|just)\s+)?call me\s+(?P<name>.+)$", re.IGNORECASE)
+
+
 def to_user_fact(sentence: str, label: str = "User") -> str:
     """Rewrite ``sentence`` in the third person about ``label``, ending with a period."""
     text = strip_fillers(sentence.strip())
     text = re.sub(r"\s+", " ", text)
+    text = _CALL_ME.sub(lambda m: f"{label} goes by {m.group('name')}", text)
+    text = _COMPOUND_SUBJECT.sub(lambda m: f"{label} and {m.group('np')}", text)
     for pattern, repl in _CONTRACTIONS:
         text = re.sub(pattern, repl.format(U=label), text, flags=re.IGNORECASE)
     text = re.sub(r"\bmyself\b", "themself", text, flags=re.IGNORECASE)

@@ -72,6 +72,60 @@ def _split_line(line: str) -> list[str]:
     return out
 
 
+#: "I live in Berlin and work at Acme": a second verb of the same "I" (common
+#: verbs of lasting facts) starts a second fact, "I" copied to it.
+_SHARED_SUBJECT = re.compile(
+    r",?\s+and\s+(?=(?:work|works|live|study|teach|love|like|enjoy|hate|prefer|play|own|have|"
+    r"speak|drive|use|want|need|coach|manage|volunteer|practice|practise|run|write|cook)\b)"
+)
+
+
+#: The start of a compound subject: "My wife", "our kids", "Maya", "Tom Baker".
+_NOUN_PHRASE = re.compile(
+    r"^(?:(?:[Mm]y|[Oo]ur|[Tt]he) [\w'-]+(?: [\w'-]+)?|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)$"
+)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """``sentence`` cut at each new first-person clause; a short noun phrase before
+    "and I" is a compound subject ("My wife and I are moving"), not a clause."""
+    out: list[str] = []
+    start = 0
+    for m in _CLAUSE.finditer(sentence):
+        left = sentence[start : m.start()]
+        if ";" not in m.group(0) and _NOUN_PHRASE.match(left.strip()):
+            continue
+        out.append(left)
+        start = m.end()
+    out.append(sentence[start:])
+    return [piece for c in out for piece in _shared_subject(c)]
+
+
+#: "I prefer dark mode now, my eyes hurt at night": a comma splice after a
+#: first-person clause, before another one, joins two facts.
+_SPLICE = re.compile(r",\s+(?=(?:I|my|My)\s)")
+_CHANGE = re.compile(r"\b(?:no longer|not|never|anymore|quit|left|stopped|instead)\b|n't\b", re.I)
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|this|those|these|he|she|him|her|there)\b", re.I)
+
+
+def _shared_subject(clause: str) -> list[str]:
+    if not re.match(r"\s*(?:I|My)\s", clause):
+        return [clause]
+    out: list[str] = []
+    parts = _SPLICE.split(clause)
+    # "I hate treadmills, I find them boring": the second needs the first ("them");
+    # "I no longer work there, I opened my own practice": one change, old and new.
+    if any(_REFERS_BACK.search(p) for p in parts[1:]) or _CHANGE.search(parts[0]):
+        parts = [clause]
+    for part in parts:
+        if re.match(r"\s*I\s", part):
+            first, *rest = _SHARED_SUBJECT.split(part)
+            out.extend([first, *(f"I {r}" for r in rest)])
+        else:
+            out.append(part)
+    return out
+
+
 def split_sentences(text: str) -> list[str]:
     """Split ``text`` into sentences; newlines and list bullets also end sentences."""
     sentences: list[str] = []
@@ -80,7 +134,7 @@ def split_sentences(text: str) -> list[str]:
         if not line:
             continue
         for sentence in _split_line(line):
-            for clause in _CLAUSE.split(sentence):
+            for clause in _clauses(sentence):
                 clause = clause.strip()
                 if any(ch.isalnum() for ch in clause):
                     sentences.append(clause)
