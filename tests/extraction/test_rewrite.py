@@ -47,3 +47,11 @@ def test_lower_case_i_is_the_user() -> None:
 )
 def test_self_introductions_and_compound_subjects(sentence: str, fact: str) -> None:
     assert to_user_fact(sentence) == fact
+
+
+def test_a_second_verb_of_the_user_agrees() -> None:
+    assert to_user_fact("I cancelled Spotify and use Apple Music now.") == (
+        "User cancelled Spotify and uses Apple Music now."
+    )
+    assert to_user_fact("I like cats and hate dogs") == "User likes cats and hates dogs."
+    assert to_user_fact("Tom and I love hiking") == "User and Tom love hiking."

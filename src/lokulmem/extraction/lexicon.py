@@ -214,3 +214,12 @@ SELF_NEGATION = re.compile(
 NEGATED_BEFORE = re.compile(
     r"\b(?:not|never|won't|wouldn't|don't|didn't|can't|cannot|couldn't|no)\s+(?:\w+\s+)?$"
 )
+
+
+#: Verbs of lasting facts that often follow "and" with the subject left out ("I
+#: live in Berlin and work at Acme"): a second fact (sentences) whose verb agrees
+#: with the user (rewrite).
+SHARED_SUBJECT_VERBS = (
+    "work|works|live|study|teach|love|like|enjoy|hate|prefer|play|own|have|speak|drive|use|want|"
+    "need|coach|manage|volunteer|practice|practise|run|write|cook"
+)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import SHARED_SUBJECT_VERBS
+
 __all__ = ["strip_fillers", "to_first_person", "to_user_fact"]
 
 _FILLERS = re.compile(
@@ -94,6 +96,7 @@ def _conjugate_after_i(text: str, label: str) -> str:
 _COMPOUND_SUBJECT = re.compile(
     r"^(?P<np>(?:[Mm]y|[Oo]ur) [\w'-]+(?: [\w'-]+)?|[A-Z][\w'-]+(?: [A-Z][\w'-]+)?) and I\b(?!')"
 )
+_AND_VERB = re.compile(r"\b(and|but|or)\s+(" + SHARED_SUBJECT_VERBS + r")\b(?!s\b)")
 #: "Call me Alex" / "You can call me Alex": the name the user goes by.
 _CALL_ME = re.compile(r"^(?:(?:you can|please|just)\s+)?call me\s+(?P<name>.+)$", re.IGNORECASE)
 
@@ -110,6 +113,11 @@ def to_user_fact(sentence: str, label: str = "User") -> str:
     text = re.sub(r"\b(?:my|mine)\b", f"{label}'s", text, flags=re.IGNORECASE)
     text = re.sub(r"(?<=\s)me\b", label, text)
     text = _conjugate_after_i(text, label)
+    if text.startswith(f"{label} "):  # "User cancelled Spotify and use…" → "and uses"
+        text = _AND_VERB.sub(
+            lambda m: m.group(0) if m.group(2).endswith("s") else f"{m.group(1)} {_third_person(m.group(2))}",
+            text,
+        )
     text = re.sub(rf"\b{re.escape(label)} is is\b", f"{label} is", text)
     text = text.strip()
     if text and text[0].islower():

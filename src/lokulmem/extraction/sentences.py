@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import SHARED_SUBJECT_VERBS
+
 __all__ = ["split_sentences"]
 
 _ABBREVIATIONS = {
@@ -74,10 +76,7 @@ def _split_line(line: str) -> list[str]:
 
 #: "I live in Berlin and work at Acme": a second verb of the same "I" (common
 #: verbs of lasting facts) starts a second fact, "I" copied to it.
-_SHARED_SUBJECT = re.compile(
-    r",?\s+and\s+(?=(?:work|works|live|study|teach|love|like|enjoy|hate|prefer|play|own|have|"
-    r"speak|drive|use|want|need|coach|manage|volunteer|practice|practise|run|write|cook)\b)"
-)
+_SHARED_SUBJECT = re.compile(r",?\s+and\s+(?=(?:" + SHARED_SUBJECT_VERBS + r")\b)")
 
 
 #: The start of a compound subject: "My wife", "our kids", "Maya", "Tom Baker".
@@ -104,7 +103,11 @@ def _clauses(sentence: str) -> list[str]:
 #: "I prefer dark mode now, my eyes hurt at night": a comma splice after a
 #: first-person clause, before another one, joins two facts.
 _SPLICE = re.compile(r",\s+(?=(?:I|my|My)\s)")
-_CHANGE = re.compile(r"\b(?:no longer|not|never|anymore|quit|left|stopped|instead)\b|n't\b", re.I)
+_CHANGE = re.compile(
+    r"\b(?:no longer|not|never|anymore|quit|left|stopped|instead|cancell?ed|switched|sold|gave up|"
+    r"moved|dropped|ended|broke up)\b|n't\b",
+    re.I,
+)
 _REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|this|those|these|he|she|him|her|there)\b", re.I)
 
 
@@ -114,11 +117,12 @@ def _shared_subject(clause: str) -> list[str]:
     out: list[str] = []
     parts = _SPLICE.split(clause)
     # "I hate treadmills, I find them boring": the second needs the first ("them");
-    # "I no longer work there, I opened my own practice": one change, old and new.
+    # "I no longer work there, I opened my own practice" (or "I cancelled Spotify and
+    # use Apple Music"): one change, old and new together.
     if any(_REFERS_BACK.search(p) for p in parts[1:]) or _CHANGE.search(parts[0]):
         parts = [clause]
     for part in parts:
-        if re.match(r"\s*I\s", part):
+        if re.match(r"\s*I\s", part) and not _CHANGE.search(part):
             first, *rest = _SHARED_SUBJECT.split(part)
             out.extend([first, *(f"I {r}" for r in rest)])
         else:
