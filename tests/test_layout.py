@@ -17,6 +17,7 @@ COVERED_BY = {
     "_engine/args.py": "test_client.py",
     "_engine/audit.py": "test_retrieval.py",
     "_engine/candidates.py": "test_contradiction.py",
+    "_engine/compacting.py": "test_compaction.py",
     "_engine/engine.py": "test_client.py",
     "_engine/episodic.py": "test_episodes.py",
     "_engine/learning.py": "test_client.py",

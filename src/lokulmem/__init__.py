@@ -9,6 +9,7 @@ from .clock import Clock, ManualClock, SystemClock
 from .config import Config, CustomType, ExtractionWeights, InjectionMode, RetrievalWeights, SpecificityWeights
 from .embedding import CachedEmbedder, Embedder, MiniLMEmbedder
 from .errors import (
+    CompactionError,
     ConfigError,
     EmbeddingError,
     EmbeddingModelMismatchError,
@@ -26,6 +27,7 @@ from .records import (
     AugmentResult,
     BridgeEvent,
     Cluster,
+    CompactionResult,
     ContradictionEvent,
     Edge,
     Episode,
@@ -67,6 +69,8 @@ __all__ = [  # noqa: RUF022  # plain sort, dunders last (tests/test_public_api.p
     "CachedEmbedder",
     "Clock",
     "Cluster",
+    "CompactionError",
+    "CompactionResult",
     "Config",
     "ConfigError",
     "ContradictionEvent",

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from ._async import async_twin
+from ._engine.compacting import with_compaction
 from ._engine.engine import Engine
 from .clock import Clock, SystemClock
 from .config import Config, from_options
@@ -29,6 +30,7 @@ from .events import EventBus
 from .manage import AsyncManager, Manager
 from .records import (
     AugmentResult,
+    CompactionResult,
     ContradictionEvent,
     Episode,
     LearnResult,
@@ -302,6 +304,8 @@ class LokulMem:
         require_evidence: bool | None = None,
         include_proactive: bool | None = None,
         include_episodes: bool = True,
+        auto_compact: bool = False,
+        session_id: str | None = None,
     ) -> AugmentResult:
         """``history`` + ``message`` with relevant memories prepended to the system prompt.
 
@@ -316,8 +320,20 @@ class LokulMem:
         (``include_episodes=False``: never).  The caller's list is never mutated.
         Injected memories are reinforced.  With ``debug=True`` the result carries a
         :class:`~lokulmem.LokulMemDebug`.
+
+        ``auto_compact=True``: when ``history`` and ``message`` would not leave
+        the memory block its reserve (``compaction_memory_reserve``) within
+        ``context_window_size`` less ``response_buffer``, the history is first
+        compacted (:meth:`compact`, for ``session_id`` or the default session);
+        ``result.compaction`` then says so, and its ``messages`` are the
+        history to keep.  A debug record gains a ``compaction`` stage.
         """
-        return self._engine.augment(
+        compacted = (
+            self._engine.auto_compact(message, history, session_id=session_id) if auto_compact else None
+        )
+        if compacted is not None:
+            history = compacted[0].messages
+        result = self._engine.augment(
             message,
             history,
             max_memories=max_memories,
@@ -328,6 +344,30 @@ class LokulMem:
             include_proactive=include_proactive,
             include_episodes=include_episodes,
         )
+        return result if compacted is None else with_compaction(result, *compacted)
+
+    def compact(
+        self, history: Sequence[Message], *, session_id: str, budget_tokens: int | None = None
+    ) -> CompactionResult:
+        """HOM session compaction: the history made to fit ``budget_tokens`` (default:
+        ``context_window_size`` less ``response_buffer`` and ``compaction_memory_reserve``).
+
+        Leading system messages and the most recent turns (``compaction_recent_share``
+        of the budget) stay verbatim; the older part is replaced by one summary
+        message.  Before that, nothing of it is lost: its user messages go through
+        ``learn()`` (facts stored or reinforced), and its three tracks —
+        ``conversation``, ``tool_usage`` (every call and result, OpenAI
+        ``tool_calls``/``role: "tool"`` or Anthropic ``tool_use``/``tool_result``)
+        and ``action_taken`` (one line per call) — are saved in full as artifact
+        memories (``source="compaction"``, ``track``), chunked and embedded, in one
+        transaction.  A continuity check then finds every fact and chunk by a
+        targeted query, and every tool call by its name and arguments; a miss
+        removes the artifacts and raises :class:`~lokulmem.CompactionError`.
+
+        A malformed tool message raises :class:`~lokulmem.ValidationError` naming
+        its index, and nothing is written.
+        """
+        return self._engine.compact(history, session_id=session_id, budget_tokens=budget_tokens)
 
     def end_session(self, session_id: str) -> Episode | None:
         """End ``session_id`` now: its memories become an :class:`~lokulmem.Episode`
@@ -412,6 +452,7 @@ class AsyncLokulMem:
     remember = async_twin(LokulMem.remember)
     augment = async_twin(LokulMem.augment)
     end_session = async_twin(LokulMem.end_session)
+    compact = async_twin(LokulMem.compact)
     maintenance = async_twin(LokulMem.maintenance)
     wait_for_maintenance = async_twin(LokulMem.wait_for_maintenance)
     set_retention_policy = async_twin(LokulMem.set_retention_policy)

@@ -19,12 +19,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from .clustering import label_terms
 from .config import Config
 from .records import Episode, Memory
 
-__all__ = ["EPISODE_END", "EPISODE_START", "episode_block", "plan_episode", "relative_time", "summary_of"]
+__all__ = [
+    "EPISODE_END",
+    "EPISODE_START",
+    "central_picks",
+    "episode_block",
+    "plan_episode",
+    "relative_time",
+    "summary_of",
+]
 
 EPISODE_START = "[Episode Context — relevant past conversation]"
 EPISODE_END = "[End Episode Context]"
@@ -40,15 +49,23 @@ def summary_of(memories: Sequence[Memory], config: Config) -> list[Memory]:
     if not with_vec:
         return list(memories)[: config.episode_summary_sentences]
     x = np.stack([m.embedding for m in with_vec if m.embedding is not None])
+    picked = [with_vec[i] for i in central_picks(x, config.episode_summary_sentences)]
+    return sorted(picked, key=lambda m: (m.created_at, m.source_turn))
+
+
+def central_picks(x: npt.NDArray[np.float32], k: int) -> list[int]:
+    """Rows of ``x`` (unit vectors) that cover it: the most central first (nearest the
+    mean), then by maximal marginal relevance (central, unlike those chosen)."""
+    if len(x) == 0 or k <= 0:
+        return []
     central = x @ x.mean(axis=0)
     chosen = [int(np.argmax(central))]
-    while len(chosen) < min(config.episode_summary_sentences, len(with_vec)):
+    while len(chosen) < min(k, len(x)):
         redundancy = (x @ x[chosen].T).max(axis=1)
         gain = 0.5 * central - 0.5 * redundancy
         gain[chosen] = -np.inf
         chosen.append(int(np.argmax(gain)))
-    picked = [with_vec[i] for i in chosen]
-    return sorted(picked, key=lambda m: (m.created_at, m.source_turn))
+    return chosen
 
 
 def plan_episode(

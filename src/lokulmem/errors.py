@@ -8,6 +8,7 @@ Every error the library raises on purpose is a :class:`LokulMemError`::
     │   └── ImportFormatError        an import document is malformed (names the first problem)
     ├── MemoryNotFoundError          no memory has the given id
     ├── StoreClosedError             the client was closed
+    ├── CompactionError              compaction's continuity check failed (nothing kept)
     ├── StorageError                 the store cannot be opened, read or written
     │   ├── SchemaVersionError       the file was written by a newer lokulmem
     │   └── EmbeddingModelMismatchError
@@ -26,6 +27,7 @@ every multi-row change is one SQLite transaction.
 from __future__ import annotations
 
 __all__ = [
+    "CompactionError",
     "ConfigError",
     "EmbeddingError",
     "EmbeddingModelMismatchError",
@@ -87,6 +89,11 @@ class MemoryNotFoundError(LokulMemError, KeyError):
 
 class StoreClosedError(LokulMemError):
     """The client (and its store) has been closed."""
+
+
+class CompactionError(LokulMemError):
+    """After ``compact()`` wrote its artifacts, a compacted fact or artifact was not
+    retrievable by a targeted query; the artifacts are removed and nothing is replaced."""
 
 
 class StorageError(LokulMemError):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -33,6 +34,7 @@ from ..maintenance import holder_id, read_retention, run_maintenance, write_rete
 from ..pairhead import PairHead, load_head
 from ..records import (
     Cluster,
+    CompactionResult,
     Episode,
     MaintenanceReport,
     Memory,
@@ -41,9 +43,11 @@ from ..records import (
     ProgressStage,
     RetentionPolicy,
 )
+from ..retrieval import validate_history
 from ..storage import Storage
 from .args import check_str
 from .candidates import stage1
+from .compacting import needs_compaction, run_compact
 from .episodic import end_sessions
 from .learning import run_learn
 from .recall import run_augment
@@ -393,6 +397,22 @@ class Engine:
 
     # -- the three verbs' engine side: orchestrations in their own modules ---------------
     learn = run_learn
+    compact = run_compact
+
+    def auto_compact(
+        self, message: object, history: object, *, session_id: str | None
+    ) -> tuple[CompactionResult, float] | None:
+        """Compact ``history`` when it and ``message`` would crowd out the memory
+        block (``augment(auto_compact=True)``); None when they fit."""
+        text = check_str("message", message)
+        msgs = validate_history(history)
+        budget = needs_compaction(self, text, msgs)
+        if budget is None:
+            return None
+        t0 = time.perf_counter()
+        done = run_compact(self, msgs, session_id=session_id or self.default_session, budget_tokens=budget)
+        return done, (time.perf_counter() - t0) * 1000
+
     augment = run_augment
 
     def set_retention_policy(self, policy: RetentionPolicy) -> RetentionPolicy:

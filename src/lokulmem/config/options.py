@@ -222,6 +222,21 @@ class Config:
     #: vectors.  Not read yet: every search is exact today, whatever the value.
     hnsw_threshold: int = posint(3000)
 
+    # --- session compaction (HOM) ---
+    #: Share of the history budget the recent turns keep verbatim.
+    compaction_recent_share: float = unit(0.5)
+    #: Share of the history budget the summary message may take at most (the rest
+    #: is headroom, so the next compaction is some turns away).
+    compaction_summary_share: float = unit(0.25)
+    #: Characters per artifact chunk (each chunk is one embedded memory).
+    compaction_chunk_chars: int = posint(800)
+    #: Facts the summary message lists (most central first, then unlike the others).
+    compaction_summary_items: int = posint(8)
+    #: Tokens ``auto_compact`` leaves for the memory block when it sizes the history.
+    compaction_memory_reserve: int = count(600)
+    #: A compacted fact or artifact must be in the top this-many of a targeted query.
+    compaction_check_k: int = posint(10)
+
     # --- lifecycle: maintenance sweep and clustering (PRD §6 layer 2, §14) ---
     #: learn() runs a sweep when the last one (by any process) is older than this.
     sweep_interval_hours: float = nonneg(1.0)

@@ -59,6 +59,7 @@ from .panel import (
 from .recall import EvidenceCard, Intent, QueryAnalysis, StageTrace, TimeRange, UpcomingMemory
 from .results import (
     AugmentResult,
+    CompactionResult,
     ContradictionEvent,
     InjectedMemory,
     LearnResult,
@@ -73,6 +74,7 @@ __all__ = [
     "AugmentResult",
     "BridgeEvent",
     "Cluster",
+    "CompactionResult",
     "Confidence",
     "ContradictionEvent",
     "Edge",

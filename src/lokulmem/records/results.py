@@ -178,6 +178,28 @@ class LokulMemDebug:
 
 
 @dataclass(frozen=True, kw_only=True)
+class CompactionResult:
+    """What ``compact()`` did (HOM session compaction)."""
+
+    #: The history to send from now on: leading system messages, one summary
+    #: message for the compacted part, then the recent turns verbatim.
+    messages: list[dict[str, Any]]
+    #: How many messages the summary replaced (0: nothing needed compacting).
+    compacted: int = 0
+    #: The artifact memories written (source ``compaction``), every track in full.
+    artifact_ids: tuple[str, ...] = ()
+    #: Artifact chunks per track (``conversation``, ``tool_usage``, ``action_taken``).
+    track_counts: Mapping[str, int] = field(default_factory=dict)
+    #: Facts the learn path stored or reinforced from the compacted user messages.
+    fact_ids: tuple[str, ...] = ()
+    #: The summary message's text.
+    summary: str = ""
+    #: Tokens of the history before and after (``message_tokens``).
+    tokens_before: int = 0
+    tokens_after: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
 class AugmentResult:
     """The messages to send to the LLM, and the debug record if asked for."""
 
@@ -185,6 +207,9 @@ class AugmentResult:
     debug: LokulMemDebug | None = None
     #: The memory block text that was injected ("" when nothing was).
     context: str = ""
+    #: Set when ``auto_compact=True`` compacted the history first (its
+    #: ``messages`` are what ``messages`` was built on: keep them as the history).
+    compaction: CompactionResult | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

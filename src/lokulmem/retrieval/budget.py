@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import ValidationError
 
-__all__ = ["count_tokens", "default_token_counter", "message_text", "validate_history"]
+__all__ = ["count_tokens", "default_token_counter", "message_payload", "message_text", "validate_history"]
 
 TokenCounter = Callable[[str], int]
 
@@ -64,3 +65,19 @@ def validate_history(history: object) -> list[Mapping[str, Any]]:
             )
         out.append(item)
     return out
+
+
+def message_payload(message: Mapping[str, Any]) -> str:
+    """What of a message the model reads: its text plus its tool calls (OpenAI
+    ``tool_calls``) and tool blocks (Anthropic ``tool_use``/``tool_result``) as JSON,
+    so an agent's history is not counted as empty."""
+    parts = [message_text(message)]
+    for call in message.get("tool_calls") or ():
+        if isinstance(call, Mapping):
+            parts.append(json.dumps(call.get("function", call), sort_keys=True, default=str))
+    content = message.get("content")
+    if isinstance(content, Sequence) and not isinstance(content, str):
+        for block in content:
+            if isinstance(block, Mapping) and block.get("type") in ("tool_use", "tool_result"):
+                parts.append(json.dumps(block, sort_keys=True, default=str))
+    return "\n".join(p for p in parts if p)

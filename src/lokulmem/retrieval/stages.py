@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from ..config import Config
 from ..records import Memory, ScoreBreakdown, TimeRange
-from .budget import count_tokens, message_text
+from .budget import count_tokens, message_payload
 from .scoring import breakdown
 
 __all__ = [
@@ -110,8 +110,8 @@ def available_tokens(
     history: Sequence[Mapping[str, object]], text: str, config: Config, counter: TokenCounter
 ) -> int:
     """Tokens left for memories: window − system − history − message − response buffer."""
-    system = sum(count_tokens(message_text(m), counter) for m in history if m.get("role") == "system")
-    turns = sum(count_tokens(message_text(m), counter) for m in history if m.get("role") != "system")
+    system = sum(count_tokens(message_payload(m), counter) for m in history if m.get("role") == "system")
+    turns = sum(count_tokens(message_payload(m), counter) for m in history if m.get("role") != "system")
     turns += count_tokens(text, counter)
     return max(0, config.context_window_size - system - turns - config.response_buffer)
 
