@@ -25,6 +25,9 @@ NOW = int(dt.datetime(2026, 3, 3, 15, tzinfo=dt.UTC).timestamp() * 1000)
         ("Exams next week", "Exams next week (week of 9 March 2026)"),
         ("In December last month was busy", "In December last month (February 2026) was busy"),
         ("Nothing relative here.", "Nothing relative here."),
+        ("The board meeting is next Friday.", "The board meeting is next Friday (6 March 2026)."),
+        ("Gym this Tuesday", "Gym this Tuesday (10 March 2026)"),
+        ("I went there on Friday.", "I went there on Friday."),
         ("next month (April 2026) already", "next month (April 2026) already"),
     ],
 )

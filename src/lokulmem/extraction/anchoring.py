@@ -12,6 +12,8 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
+from .lexicon import WEEKDAYS
+
 __all__ = ["anchor_times"]
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
@@ -70,6 +72,12 @@ _PHRASES: tuple[tuple[str, Callable[[re.Match[str], dt.date], str]], ...] = (
     (r"next year", lambda m, t: str(t.year + 1)),
     (r"last year", lambda m, t: str(t.year - 1)),
     (r"this year", lambda m, t: str(t.year)),
+    (
+        # "next Friday", "this Friday": the coming one (today excluded), as the event
+        # reader takes it (extraction.dates); "on Friday" may be past, so it stays.
+        r"(?:next|this) (?P<wd>" + "|".join(WEEKDAYS) + r")",
+        lambda m, t: _day(t + dt.timedelta(days=(WEEKDAYS.index(m["wd"].lower()) - t.weekday() - 1) % 7 + 1)),
+    ),
     (
         r"in " + _N + r" (?P<u>day|week|month|year)s?",
         lambda m, t: _counted(m["u"].lower(), _NUMBERS.get(m["n"].lower()) or int(m["n"]), t, 1),
