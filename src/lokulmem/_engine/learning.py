@@ -100,6 +100,16 @@ def _edges(engine: Engine, new: Sequence[Memory], now: int) -> list[Edge]:
     return list(out.values())
 
 
+def _advance_session(engine: Engine, sid: str, args: LearnArgs, plan: LearnPlan, now: int) -> None:
+    """The session after a message: its turn, what the reply said, its recent vectors."""
+    state = engine.sessions.get(sid)
+    if args.origin == "direct":  # remember() is not a turn of the conversation
+        state.turn += 1
+        state.last_response = args.response
+        state.vectors.extend(plan.vectors)  # bounded: maxlen = session_sentence_window
+    state.last_at, state.ended = now, False
+
+
 def run_learn(
     engine: Engine,
     user_message: object,
@@ -142,12 +152,7 @@ def run_learn(
                 edges=_edges(engine, plan.new, now),
             )
         )
-        state = engine.sessions.get(sid)
-        if args.origin == "direct":  # remember() is not a turn of the conversation
-            state.turn += 1
-            state.last_response = args.response
-            state.vectors.extend(plan.vectors)  # bounded: maxlen = session_sentence_window
-        state.last_at, state.ended = now, False
+        _advance_session(engine, sid, args, plan, now)
         total = engine.storage.count_memories("active")
     engine.announce(changes)
     # Session start: cluster if enough was added; any learn: sweep if due.

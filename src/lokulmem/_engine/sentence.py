@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
-from ..contradiction import Candidate, judge
+from ..contradiction import Candidate, Verdict, judge
 from ..decay import reinforce
 from ..extraction import (
     Analysis,
@@ -156,6 +156,26 @@ def _reinforce_existing(plan: LearnPlan, existing: Memory, session_id: str, now:
     return updated.id
 
 
+def _general_statement(a: Analysis, facts: MessageFacts, config: Config) -> bool:
+    """Not about the user: no first person in the message, no answer to a question
+    ("Five years already" is about the user), nothing tying it to their world."""
+    impersonal = a.impersonal and not facts.personal
+    return config.skip_general_statements and impersonal and not facts.source.reply and not _about_the_user(a)
+
+
+def _close(plan: LearnPlan, verdict: Verdict, memory: Memory, now: int) -> Memory:
+    """Plan the closing of the fact ``verdict`` names; returns the incoming memory."""
+    closure = close_fact(plan.current(verdict.existing), memory, verdict, now)
+    if verdict.kind != "temporal-coexistence":  # superseded: out of search
+        plan.removed_from_index.add(closure.closed.id)
+    if closure.closed.id in {m.id for m in plan.new}:
+        plan.new = [closure.closed if m.id == closure.closed.id else m for m in plan.new]
+    else:
+        plan.updates[closure.closed.id] = closure.closed
+    plan.contradictions.append(closure.event)
+    return closure.incoming
+
+
 def plan_sentence(
     plan: LearnPlan,
     a: Analysis,
@@ -204,9 +224,7 @@ def plan_sentence(
         verdict = None
         force = True  # a near-copy carrying a new number or name is new information
     impersonal = a.impersonal and not facts.personal
-    # An answer to what the assistant asked ("Five years already") is about the user.
-    general = impersonal and not source.reply and not _about_the_user(a)
-    if general and not force and config.skip_general_statements:
+    if not force and _general_statement(a, facts, cfg):
         plan.decisions.append(_decision(a, "general-statement", score, novelty, rec, types))
         return
     threshold = cfg.extraction_threshold + (cfg.impersonal_margin if impersonal else 0.0)
@@ -216,15 +234,7 @@ def plan_sentence(
     memory = memory_from_sentence(a, vec, types=types, score=score, top1=top1, source=source, config=cfg)
     outcome = "stored"
     if verdict is not None:
-        closure = close_fact(plan.current(verdict.existing), memory, verdict, source.now)
-        memory = closure.incoming
-        if verdict.kind != "temporal-coexistence":  # superseded: out of search
-            plan.removed_from_index.add(closure.closed.id)
-        if closure.closed.id in {m.id for m in plan.new}:
-            plan.new = [closure.closed if m.id == closure.closed.id else m for m in plan.new]
-        else:
-            plan.updates[closure.closed.id] = closure.closed
-        plan.contradictions.append(closure.event)
+        memory = _close(plan, verdict, memory, source.now)
         outcome = "contradiction"
     decision = _decision(a, outcome, score, novelty, rec, types, memory.id)
     # The content as stored (with its anchored dates), not as first read.
