@@ -66,3 +66,18 @@ def test_work_is_still_a_job() -> None:
     from lokulmem.extraction import analyze_text
 
     assert "profession" in analyze_text("I work at a bank downtown.", Config()).rule_types
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("i suffer from fibromyalgia", "identity"),
+        ("I broke my arm twice skiing", "identity"),
+        ("I am single and play too many video games", "preference"),
+        ("I love reading", "preference"),
+    ],
+)
+def test_health_and_pastime_cues(sentence: str, expected: str) -> None:
+    from lokulmem.extraction import analyze_text
+
+    assert expected in analyze_text(sentence, Config()).rule_types

@@ -55,3 +55,8 @@ def test_a_second_verb_of_the_user_agrees() -> None:
     )
     assert to_user_fact("I like cats and hate dogs") == "User likes cats and hates dogs."
     assert to_user_fact("Tom and I love hiking") == "User and Tom love hiking."
+
+
+def test_are_and_first_are_not_conjugated() -> None:
+    assert to_user_fact("leroy and i are playing chess") == "Leroy and User are playing chess."
+    assert to_user_fact("I first started cooking at ten") == "User first started cooking at ten."

@@ -33,6 +33,9 @@ _RULES: Mapping[str, re.Pattern[str]] = {
         r"disabled|wheelchair|chronic|arthritis|migraines?|allergy|allergies|adhd|autism|autistic|"
         r"dyslexia|dyslexic|celiac|coeliac|cancer|surgery|injury|injured|condition|illness|disease|allergic|"
         r"insomnia|depression|anxiety disorder|bipolar|ptsd|glasses|paralyzed|amputee|pregnant)\b"
+        r"|\bsuffer(?:s|ing)? from\b|\bocd\b|\bfibromyalgia\b|\boverweight\b|\bhypochondriac\b|"
+        r"\b(?:disorder|syndrome|diagnosed)\b|"
+        r"\bbro(?:ke|ken) (?:my |his |her )?(?:arm|leg|wrist|ankle|back)\b"
         # What the user owns and drives is part of who they are (not a job).
         r"|\bi (?:drive|own|ride)\b",
         re.I,
@@ -64,6 +67,9 @@ _RULES: Mapping[str, re.Pattern[str]] = {
         r"singing|dancing|knitting|crocheting|hiking|swimming|surfing|skiing|snowboarding|fishing|"
         r"hunting|camping|baking|gardening|jogging|cycling|biking|climbing|gaming|sewing|skating|"
         r"bowling|golfing|yoga|pilates|photography|karaoke|cosplay|woodworking|scrapbooking|"
+        r"shopping|reading|traveling|travelling|nature walks?|long walks?|my garden|beadwork|"
+        r"play(?:s|ing)? (?:\w+ ){0,3}(?:games?|chess|piano|guitar|violin|drums|cards|soccer|football|"
+        r"basketball|tennis|golf|baseball|hockey)|"
         r"go (?:fishing|hiking|camping|swimming|surfing|skiing|running|jogging|bowling|dancing|"
         r"biking|cycling|climbing|sailing|kayaking|skating|shopping)|"
         r"i\s+(?:\w+ly\s+|also\s+|still\s+)?(?:play|knit|paint|draw|sing|dance|hike|swim|surf|ski|"

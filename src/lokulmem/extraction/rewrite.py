@@ -27,7 +27,7 @@ _INVARIANT = frozenset(
     came saw knew thought bought felt left met ran said told found gave grew became began
     wrote spent lost won ate drove flew quit broke chose fell forgot held kept led paid put
     sold sent sat slept spoke stood taught understood woke wore brought caught built heard
-    meant read set shut hit cut let ought dare
+    meant read set shut hit cut let ought dare are were
     """.split()
 )
 #: Present-tense verbs that end in "ed" like a past tense ("I need" → "User needs").
@@ -39,7 +39,7 @@ _ADVERBS = frozenset(
     rarely seldom generally typically normally probably kinda honestly truly
     eventually basically literally seriously personally mainly simply occasionally
     constantly frequently regularly certainly genuinely secretly desperately slowly
-    quickly happily obviously clearly hardly nearly mostly once
+    quickly happily obviously clearly hardly nearly mostly once first
     """.split()
 )
 #: Adverbs between the subject and its verb: "I no longer work" → "User no longer works".
