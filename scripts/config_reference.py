@@ -23,7 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "src" / "lokulmem" / "config" / "options.py"
 DOC = ROOT / "docs" / "api.md"
 START, END = "<!-- config-reference:start -->", "<!-- config-reference:end -->"
-RULES = {"check_unit": "in [0, 1]", "check_nonneg": "≥ 0", "_posint": "integer ≥ 1", "_count": "integer ≥ 0"}
+RULES = {
+    "check_unit": "in [0, 1]",
+    "check_nonneg": "≥ 0",
+    "_posint": "integer ≥ 1",
+    "check_count": "integer ≥ 0",
+}
 
 
 def comments() -> dict[str, str]:

@@ -26,6 +26,7 @@ __all__ = [
     "MultiTypeLambda",
     "RetrievalWeights",
     "SpecificityWeights",
+    "check_count",
     "check_nonneg",
     "check_unit",
     "count",
@@ -96,7 +97,7 @@ def _posint(name: str, value: int) -> None:
         raise ConfigError(name, f"must be a positive integer, got {value!r}")
 
 
-def _count(name: str, value: int) -> None:
+def check_count(name: str, value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ConfigError(name, "must be an integer >= 0")
 
@@ -122,7 +123,7 @@ def posint(default: int) -> Any:
 
 def count(default: int) -> Any:
     """An integer field >= 0 (0 turns the feature off)."""
-    return _checked(default, _count)
+    return _checked(default, check_count)
 
 
 class _Weights:

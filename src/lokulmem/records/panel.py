@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..config.parts import check_count, check_nonneg, check_unit
 from ..errors import ConfigError
 from .memory import Memory
 from .results import InjectedMemory
@@ -196,22 +196,6 @@ class MaintenanceReport:
     cluster_ms: float = 0.0
 
 
-def _check_limit(name: str, value: object, *, integer: bool = False, unit: bool = False) -> None:
-    if value is None:
-        return
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or (integer and not isinstance(value, int))
-    ):
-        kind = "an integer" if integer else "a number"
-        raise ConfigError(name, f"must be {kind} or None, got {value!r}")
-    if not math.isfinite(value) or value < 0:
-        raise ConfigError(name, f"must be a finite number >= 0, got {value!r}")
-    if unit and value > 1:
-        raise ConfigError(name, f"must be in [0, 1], got {value!r}")
-
-
 @dataclass(frozen=True, kw_only=True)
 class RetentionPolicy:
     """What the maintenance sweep retires beyond decay (PRD v0.2, ``set_retention_policy``).
@@ -232,9 +216,14 @@ class RetentionPolicy:
     action: Literal["archive", "delete"] = "archive"
 
     def __post_init__(self) -> None:
-        _check_limit("max_age_days", self.max_age_days)
-        _check_limit("max_facts", self.max_facts, integer=True)
-        _check_limit("min_confidence", self.min_confidence, unit=True)
+        # The same rules as Config's own fields (None: the limit is off).
+        for name, check in (
+            ("max_age_days", check_nonneg),
+            ("max_facts", check_count),
+            ("min_confidence", check_unit),
+        ):
+            if getattr(self, name) is not None:
+                check(name, getattr(self, name))
         if self.action not in ("archive", "delete"):
             raise ConfigError("action", f"must be 'archive' or 'delete', got {self.action!r}")
 
