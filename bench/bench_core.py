@@ -75,9 +75,10 @@ def fact(rng: random.Random, i: int) -> str:
     )
 
 
-def build_store(path: Path, n: int, seed: int = 0) -> None:
+def build_store(path: Path, n: int, seed: int = 0, **options: object) -> None:
     """``n`` template facts, each its own message, through the public import path
-    (an export document without vectors: import embeds content and message)."""
+    (an export document without vectors: import embeds content and message).
+    ``options`` go to ``LokulMem`` (an ``encryption_passphrase``, say)."""
     rng = random.Random(seed)
     clock = ManualClock()
     start = clock.now_ms()
@@ -100,7 +101,7 @@ def build_store(path: Path, n: int, seed: int = 0) -> None:
     ]
     doc = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "memories": memories}
     # Closing the store checkpoints the WAL: the file size is the store's.
-    with LokulMem(path=path, clock=clock, max_import_bytes=1 << 31) as mem:
+    with LokulMem(path=path, clock=clock, max_import_bytes=1 << 31, **options) as mem:  # type: ignore[arg-type]
         mem.manage().import_data(doc)
 
 

@@ -13,14 +13,17 @@ from .errors import (
     ConfigError,
     EmbeddingError,
     EmbeddingModelMismatchError,
+    EncryptionError,
     ImportFormatError,
     LokulMemError,
     MemoryNotFoundError,
     ModelIntegrityError,
+    PassphraseRequiredError,
     SchemaVersionError,
     StorageError,
     StoreClosedError,
     ValidationError,
+    WrongPassphraseError,
 )
 from .manage import AsyncManager, Manager
 from .records import (
@@ -79,6 +82,7 @@ __all__ = [  # noqa: RUF022  # plain sort, dunders last (tests/test_public_api.p
     "Embedder",
     "EmbeddingError",
     "EmbeddingModelMismatchError",
+    "EncryptionError",
     "Episode",
     "EvidenceCard",
     "ExtractionWeights",
@@ -102,6 +106,7 @@ __all__ = [  # noqa: RUF022  # plain sort, dunders last (tests/test_public_api.p
     "MemoryStats",
     "MiniLMEmbedder",
     "ModelIntegrityError",
+    "PassphraseRequiredError",
     "ProgressEvent",
     "QualityWalls",
     "QueryAnalysis",
@@ -124,6 +129,7 @@ __all__ = [  # noqa: RUF022  # plain sort, dunders last (tests/test_public_api.p
     "TimelineDay",
     "UpcomingMemory",
     "ValidationError",
+    "WrongPassphraseError",
     "split_system",
     "__version__",
 ]

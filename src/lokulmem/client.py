@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from ._async import async_twin
+from ._engine.build import build_engine as _build_engine
+from ._engine.build import shared_minilm
 from ._engine.compacting import with_compaction
 from ._engine.engine import Engine
-from .clock import Clock, SystemClock
-from .config import Config, from_options
-from .embedding import CachedEmbedder, Embedder, MiniLMEmbedder
-from .errors import ConfigError, ValidationError
-from .events import EventBus
+from .clock import Clock
+from .config import Config
+from .embedding import Embedder
+from .errors import ValidationError
 from .manage import AsyncManager, Manager
 from .records import (
     AugmentResult,
@@ -40,101 +39,12 @@ from .records import (
     ProgressEvent,
     RetentionPolicy,
 )
-from .storage import SQLiteStorage, Storage, default_store_path
+from .storage import Storage
+from .storage.keys import KeyStorage
 
 __all__ = ["AsyncLokulMem", "LokulMem", "shared_minilm"]
 
 T = TypeVar("T")
-
-_shared: MiniLMEmbedder | None = None
-_shared_lock = threading.Lock()
-
-
-def shared_minilm() -> MiniLMEmbedder:
-    """The process-wide default MiniLM embedder (loaded once, shared by clients)."""
-    global _shared
-    with _shared_lock:
-        if _shared is None:
-            _shared = MiniLMEmbedder()
-        return _shared
-
-
-def _open_storage(
-    storage: Literal["sqlite", "memory"] | Storage,
-    store_name: str,
-    path: str | os.PathLike[str] | None,
-    cfg: Config,
-) -> Storage:
-    """The storage backend an option names (a file under the user data dir by default)."""
-    if storage == "memory":
-        return SQLiteStorage(":memory:", busy_timeout_ms=cfg.busy_timeout_ms)
-    if storage == "sqlite":
-        where = Path(path) if path is not None else default_store_path(store_name)
-        return SQLiteStorage(where, busy_timeout_ms=cfg.busy_timeout_ms)
-    if isinstance(storage, str):
-        raise ConfigError("storage", f"unknown storage {storage!r} (use 'sqlite' or 'memory')")
-    return storage
-
-
-def _choose_embedder(embedder: Embedder | Literal["minilm"], cfg: Config) -> Embedder:
-    """The embedder an option names; the built-in model is shared by the process
-    unless ``max_embedding_tokens`` asks for another truncation."""
-    if embedder == "minilm":
-        shared = shared_minilm()
-        return (
-            shared
-            if cfg.max_embedding_tokens == shared.max_tokens
-            else MiniLMEmbedder(max_tokens=cfg.max_embedding_tokens)
-        )
-    if isinstance(embedder, str):
-        raise ConfigError("embedder", f"unknown embedder {embedder!r}")
-    if isinstance(embedder, Embedder):
-        return embedder
-    raise ConfigError("embedder", "must be 'minilm' or implement lokulmem.Embedder")
-
-
-def _build_engine(
-    *,
-    storage: Literal["sqlite", "memory"] | Storage,
-    store_name: str,
-    path: str | os.PathLike[str] | None,
-    embedder: Embedder | Literal["minilm"],
-    clock: Clock | None,
-    token_counter: Callable[[str], int] | None,
-    config: Config | None,
-    session_id: str | None,
-    executor: Literal["thread", "inline"],
-    callbacks: dict[str, Callable[[Any], object] | None],
-    options: dict[str, Any],
-) -> tuple[Engine, EventBus]:
-    cfg = from_options(config, options)
-    if not isinstance(store_name, str) or not store_name.strip() or "/" in store_name:
-        raise ConfigError("store_name", "must be a non-empty name without '/'")
-    store = _open_storage(storage, store_name, path, cfg)
-    inner = _choose_embedder(embedder, cfg)
-    if token_counter is not None and not callable(token_counter):
-        raise ConfigError("token_counter", "must be callable")
-    if clock is not None and not isinstance(clock, Clock):
-        raise ConfigError("clock", "must have a now_ms() method")
-    if executor not in ("thread", "inline"):
-        raise ConfigError("executor", f"unknown executor {executor!r} (use 'thread' or 'inline')")
-    events = EventBus()
-    for kind, cb in callbacks.items():
-        if cb is not None:
-            if not callable(cb):
-                raise ConfigError(f"on_{kind}", "must be callable")
-            events.subscribe(kind, cb)
-    engine = Engine(
-        config=cfg,
-        storage=store,
-        embedder=CachedEmbedder(inner, cfg.embedding_cache_size),
-        clock=clock or SystemClock(),
-        events=events,
-        token_counter=token_counter,
-        default_session=session_id,
-        executor=executor,
-    )
-    return engine, events
 
 
 class LokulMem:
@@ -149,7 +59,10 @@ class LokulMem:
     ``session_id`` (default session for ``learn``), ``executor`` (``"thread"``,
     default: the maintenance sweep and clustering run on a background thread;
     ``"inline"``: on the caller's thread, deterministic, for tests and
-    scripts), and the PRD callbacks.
+    scripts), the PRD callbacks, and encryption at rest:
+    ``encryption_passphrase`` (the text fields of the store sealed with
+    AES-256-GCM; see docs/encryption.md) and ``key_storage`` (``"none"``,
+    ``"session"`` or ``"keyring"``: where the derived key is kept between opens).
     Unknown or invalid options raise :class:`~lokulmem.ConfigError`.
     ``init()`` runs on first use if not called.
     """
@@ -173,6 +86,8 @@ class LokulMem:
         on_contradiction_detected: Callable[[ContradictionEvent], object] | None = None,
         on_stats_changed: Callable[[Any], object] | None = None,
         on_progress: Callable[[ProgressEvent], object] | None = None,
+        encryption_passphrase: str | None = None,
+        key_storage: KeyStorage = "none",
         **options: Any,
     ) -> None:
         self._engine, self._events = _build_engine(
@@ -195,6 +110,7 @@ class LokulMem:
                 "progress": on_progress,
             },
             options=options,
+            encryption=(encryption_passphrase, key_storage),
         )
         self._manager = Manager(self._engine, store_name=store_name)
 
@@ -422,6 +338,22 @@ class LokulMem:
         """The store's retention policy, or None when none is set."""
         return self._engine.get_retention_policy()
 
+    @property
+    def encrypted(self) -> bool:
+        """Whether the store's text fields are encrypted at rest (opens the store)."""
+        self.init()
+        return bool(getattr(self._engine.storage, "encrypted", False))
+
+    def change_passphrase(self, new_passphrase: str | None) -> None:
+        """Re-encrypt every text field under ``new_passphrase`` (a new salt and key), in
+        one transaction; then vacuum the file and truncate its WAL so no page of the
+        old form survives.  On an unencrypted store this encrypts it; ``None``
+        decrypts.  A key kept by ``key_storage`` is replaced.  Raises
+        :class:`~lokulmem.EncryptionError` for a storage backend without
+        encryption; on any failure the store is left as it was.
+        """
+        self._engine.change_passphrase(new_passphrase)
+
 
 class AsyncLokulMem:
     """Async twin of :class:`LokulMem`: same options, same results, awaitable.
@@ -457,6 +389,7 @@ class AsyncLokulMem:
     wait_for_maintenance = async_twin(LokulMem.wait_for_maintenance)
     set_retention_policy = async_twin(LokulMem.set_retention_policy)
     get_retention_policy = async_twin(LokulMem.get_retention_policy)
+    change_passphrase = async_twin(LokulMem.change_passphrase)
 
     async def close(self) -> None:
         """Close the store, then stop the worker thread."""

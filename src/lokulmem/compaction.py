@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .config import Config
 from .errors import ValidationError
 from .retrieval.budget import message_payload, message_text, validate_history
 
@@ -191,10 +192,10 @@ def _cut(history: Sequence[Mapping[str, Any]], start: int, recent_budget: int, o
     return cut
 
 
-def plan_compaction(history: object, *, recent_budget: int) -> CompactionPlan:
+def plan_compaction(history: object, *, recent_budget: int, config: Config | None = None) -> CompactionPlan:
     """Validate ``history`` and split it: leading system messages (kept), the older
     part (compacted, read into tracks) and the recent tail within ``recent_budget``."""
-    msgs = validate_history(history)
+    msgs = validate_history(history, config)
     calls, origin = read_calls(msgs)
     start = 0
     while (

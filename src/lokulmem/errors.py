@@ -11,8 +11,12 @@ Every error the library raises on purpose is a :class:`LokulMemError`::
     ├── CompactionError              compaction's continuity check failed (nothing kept)
     ├── StorageError                 the store cannot be opened, read or written
     │   ├── SchemaVersionError       the file was written by a newer lokulmem
-    │   └── EmbeddingModelMismatchError
-    │                                the store's vectors come from another embedding model
+    │   ├── EmbeddingModelMismatchError
+    │   │                            the store's vectors come from another embedding model
+    │   └── EncryptionError          the store's encryption cannot be used as asked
+    │       ├── WrongPassphraseError the passphrase (or kept key) does not open the store
+    │       └── PassphraseRequiredError
+    │                                the store is encrypted and no passphrase was given
     └── EmbeddingError               the embedding model cannot be loaded or run
         └── ModelIntegrityError      a shipped model file (the embedder's, or the
                                      contradiction head's) is missing or failed
@@ -31,14 +35,17 @@ __all__ = [
     "ConfigError",
     "EmbeddingError",
     "EmbeddingModelMismatchError",
+    "EncryptionError",
     "ImportFormatError",
     "LokulMemError",
     "MemoryNotFoundError",
     "ModelIntegrityError",
+    "PassphraseRequiredError",
     "SchemaVersionError",
     "StorageError",
     "StoreClosedError",
     "ValidationError",
+    "WrongPassphraseError",
 ]
 
 
@@ -106,6 +113,21 @@ class SchemaVersionError(StorageError):
 
 class EmbeddingModelMismatchError(StorageError):
     """The store holds vectors of another embedding model than the one configured."""
+
+
+class EncryptionError(StorageError):
+    """The store's encryption cannot be used as asked (for example a passphrase for
+    a store that holds plaintext memories: ``change_passphrase()`` encrypts it)."""
+
+
+class WrongPassphraseError(EncryptionError):
+    """The passphrase, or the key kept by ``key_storage``, does not open this store.
+    Raised before anything is read or written."""
+
+
+class PassphraseRequiredError(EncryptionError):
+    """The store is encrypted and no passphrase (or kept key) was given.  Nothing
+    was read or written: an encrypted store never opens as an empty one."""
 
 
 class EmbeddingError(LokulMemError):

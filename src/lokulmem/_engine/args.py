@@ -8,16 +8,21 @@ from typing import Any
 
 from ..config import Config
 from ..errors import ValidationError
+from ..hygiene import check_id, check_text
 from ..records import Source
 from ..retrieval import validate_history
 
-__all__ = ["AugmentArgs", "LearnArgs", "check_str"]
+__all__ = ["AugmentArgs", "LearnArgs", "check_ident", "check_str"]
 
 
-def check_str(name: str, value: object) -> str:
-    if not isinstance(value, str):
-        raise ValidationError(name, f"must be a string, got {type(value).__name__}")
-    return value
+def check_str(name: str, value: object, limit: int | None = None) -> str:
+    """``value`` as clean text (``lokulmem.hygiene.clean_text``), cut at ``limit``."""
+    return check_text(name, value, limit)
+
+
+def check_ident(config: Config, name: str, value: object) -> str:
+    """``value`` as an identifier (``lokulmem.hygiene.check_id``)."""
+    return check_id(name, value, config.max_id_chars)
 
 
 def _type_names(name: str, value: object) -> None:
@@ -55,21 +60,28 @@ class LearnArgs:
         skip_types: Sequence[str],
         in_reply_to: object,
     ) -> LearnArgs:
-        text = check_str("user_message", user_message)
-        response = "" if assistant_response is None else check_str("assistant_response", assistant_response)
-        reply = None if in_reply_to is None else check_str("in_reply_to", in_reply_to)
-        session = None if session_id is None else check_str("session_id", session_id)
-        if session is not None and not session.strip():
-            raise ValidationError("session_id", "must not be empty")
+        if not isinstance(user_message, str):
+            raise ValidationError("user_message", f"must be a string, got {type(user_message).__name__}")
+        text = check_str("user_message", user_message, config.max_message_chars)
+        response = ""
+        if assistant_response is not None:
+            # The end of a reply is what the user answers: keep the last characters.
+            response = check_str("assistant_response", assistant_response)
+            response = response[-config.max_message_chars :]
+        # The message the user answered (text, not an id): its end is what counts.
+        reply = None
+        if in_reply_to is not None:
+            reply = check_str("in_reply_to", in_reply_to)[-config.max_message_chars :]
+        session = None if session_id is None else check_ident(config, "session_id", session_id)
         _type_names("skip_types", skip_types)
         return cls(
-            text=text[: config.max_message_chars],
+            text=text,
             response=response,
             session_id=session,
             force=force_extract,
             skip=frozenset(skip_types),
             in_reply_to=reply,
-            truncated=len(text) > config.max_message_chars,
+            truncated=len(user_message) > config.max_message_chars,
         )
 
 
@@ -104,7 +116,7 @@ class AugmentArgs:
         include_episodes: object = True,
     ) -> AugmentArgs:
         text = check_str("message", message)
-        hist = validate_history(history)
+        hist = validate_history(history, config)
         if max_memories is not None and (
             not isinstance(max_memories, int) or isinstance(max_memories, bool) or max_memories < 0
         ):

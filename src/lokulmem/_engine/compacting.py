@@ -15,7 +15,7 @@ from ..compaction import TRACKS, CompactionPlan, chunk_lines, message_tokens, pl
 from ..episodes import central_picks
 from ..errors import CompactionError, ValidationError
 from ..records import AugmentResult, CompactionResult, Kind, Memory, StageTrace
-from .args import check_str
+from .args import check_ident
 from .facts import frozen
 from .learning import run_learn
 from .unit import Changes
@@ -50,12 +50,11 @@ def run_compact(
     engine: Engine, history: object, *, session_id: object, budget_tokens: object = None
 ) -> CompactionResult:
     """See ``LokulMem.compact``."""
-    sid = check_str("session_id", session_id)
-    if not sid.strip():
-        raise ValidationError("session_id", "must not be empty")
+    sid = check_ident(engine.config, "session_id", session_id)
     budget = history_budget(engine) if budget_tokens is None else _check_budget(budget_tokens)
     recent = int(budget * engine.config.compaction_recent_share)
-    plan = plan_compaction(history, recent_budget=recent)  # raises before anything is written
+    # Raises before anything is written.
+    plan = plan_compaction(history, recent_budget=recent, config=engine.config)
     before = sum(message_tokens(m) for m in (*plan.head, *plan.older, *plan.kept))
     if not plan.older:
         messages = [dict(m) for m in (*plan.head, *plan.kept)]

@@ -25,7 +25,7 @@ from ..clock import Clock
 from ..config import Config
 from ..contradiction import Candidate
 from ..embedding import Embedder
-from ..errors import MemoryNotFoundError, StoreClosedError, ValidationError
+from ..errors import EncryptionError, MemoryNotFoundError, StoreClosedError, ValidationError
 from ..events import EventBus
 from ..extraction import PROTOTYPES
 from ..extraction.attributes import Attribute
@@ -45,7 +45,7 @@ from ..records import (
 )
 from ..retrieval import validate_history
 from ..storage import Storage
-from .args import check_str
+from .args import check_ident, check_str
 from .candidates import stage1
 from .compacting import needs_compaction, run_compact
 from .episodic import end_sessions
@@ -240,6 +240,7 @@ class Engine:
     # -- index and caches ---------------------------------------------------------
     def _reload_index(self) -> None:
         self.index.reset(self.storage.active_vectors())
+        self.storage.refresh_search_index()
         self._load_clusters()
         self.records.clear()
         self._data_version = self.storage.data_version()
@@ -344,7 +345,7 @@ class Engine:
 
     # -- reading ----------------------------------------------------------
     def get(self, memory_id: str) -> Memory:
-        check_str("memory_id", memory_id)
+        check_ident(self.config, "memory_id", memory_id)
         with self.lock:
             self.ensure()
             m = self.storage.get_memory(memory_id)
@@ -405,7 +406,7 @@ class Engine:
         """Compact ``history`` when it and ``message`` would crowd out the memory
         block (``augment(auto_compact=True)``); None when they fit."""
         text = check_str("message", message)
-        msgs = validate_history(history)
+        msgs = validate_history(history, self.config)
         budget = needs_compaction(self, text, msgs)
         if budget is None:
             return None
@@ -414,6 +415,18 @@ class Engine:
         return done, (time.perf_counter() - t0) * 1000
 
     augment = run_augment
+
+    def change_passphrase(self, new_passphrase: object) -> None:
+        """See ``LokulMem.change_passphrase``."""
+        if new_passphrase is not None and (not isinstance(new_passphrase, str) or not new_passphrase):
+            raise ValidationError("new_passphrase", "must be a non-empty string, or None to decrypt")
+        rekey = getattr(self.storage, "change_passphrase", None)
+        if rekey is None:
+            raise EncryptionError("this storage backend has no encryption at rest")
+        with self.lock:
+            self.ensure()
+            rekey(new_passphrase, iterations=self.config.pbkdf2_iterations)
+            self._reload_index()
 
     def set_retention_policy(self, policy: RetentionPolicy) -> RetentionPolicy:
         """Store ``policy`` (one transaction); the sweep applies it."""
@@ -430,9 +443,7 @@ class Engine:
 
     def end_session(self, session_id: object) -> Episode | None:
         """Make ``session_id`` an episode now (see ``LokulMem.end_session``)."""
-        sid = check_str("session_id", session_id)
-        if not sid.strip():
-            raise ValidationError("session_id", "must not be empty")
+        sid = check_ident(self.config, "session_id", session_id)
         with self.lock:
             self.ensure()
             found = end_sessions(self, [sid], self.clock.now_ms())

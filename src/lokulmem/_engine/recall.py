@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from ..decay import reinforce
 from ..episodes import episode_block
+from ..hygiene import clean_text
 from ..records import AugmentResult, Episode, UpcomingMemory
 from ..retrieval import count_tokens, inject, message_text
 from ..retrieval import selection as sel
@@ -110,7 +111,8 @@ class _Recall:
 
     def parse(self) -> None:
         self.now = self.engine.clock.now_ms()
-        self.parsed = parse_query(self.args.text, self.now, self.engine.config)
+        cfg = self.engine.config
+        self.parsed = parse_query(self.args.text[: cfg.max_message_chars], self.now, cfg)
         self.clock.done("parse", f"intent: {self.parsed.intent}", terms=len(self.parsed.terms))
 
     def retrieve(self) -> None:
@@ -254,6 +256,7 @@ def _embed_query(engine: Engine, args: AugmentArgs) -> tuple[Vector, Sequence[Ve
     cfg = engine.config
     turns = [message_text(m) for m in args.history if m.get("role") in ("user", "assistant")]
     turns = [t for t in turns if t.strip()][-cfg.continuity_turns :]
+    turns = [clean_text(t, cfg.max_message_chars) for t in turns]
     vecs = engine.embedder.embed([args.text[: cfg.max_message_chars], *turns])
     return vecs[0], list(vecs[1:])
 

@@ -22,6 +22,7 @@ from .parts import (
     DEFAULT_WEAK_TEMPORAL_MARKERS,
     INJECTION_MODES,
     MAX_MINILM_TOKENS,
+    MIN_PBKDF2_ITERATIONS,
     TYPE_NAME,
     CustomType,
     DecayModel,
@@ -348,6 +349,18 @@ class Config:
     max_sentences_per_message: int = posint(64)
     #: A sentence longer than this (characters) is cut before scoring.
     max_sentence_chars: int = posint(1_000)
+    #: Characters of an identifier (memory, session, conversation or reply id);
+    #: a longer one, or one with a control character, is a ``ValidationError``.
+    max_id_chars: int = posint(256)
+    #: Messages a ``history`` may hold (augment, compact, the injection preview);
+    #: a longer one is a ``ValidationError`` (keeps those calls' time bounded).
+    max_history_items: int = posint(10_000)
+    #: Nesting depth of a message's content blocks (chat APIs use at most 3:
+    #: a tool result holding blocks); deeper, or a block list that contains
+    #: itself, is a ``ValidationError`` naming the message.
+    max_content_depth: int = posint(16)
+    #: Content blocks and list items in one message, at most (see ``max_content_depth``).
+    max_content_blocks: int = posint(10_000)
 
     #: Distinct words of a query that search and the lexical stage of recall use (the
     #: first ones): keeps both linear in the query's length (a 20,000-word query took
@@ -363,6 +376,10 @@ class Config:
     # --- storage ---
     #: Milliseconds a writer waits for another process's lock before failing.
     busy_timeout_ms: int = posint(30_000)
+    #: PBKDF2-HMAC-SHA256 iterations that turn an ``encryption_passphrase`` into a key,
+    #: for a store created (or re-keyed) from now on; an existing store keeps its own
+    #: count.  Default: OWASP's 2023 advice for PBKDF2-HMAC-SHA256; at least the PRD's 100,000.
+    pbkdf2_iterations: int = posint(600_000)
 
     # --- manage(): analytics and import ---
     #: Strength bands of ``stats().strength_distribution``: strong at or above
@@ -440,6 +457,8 @@ class Config:
             raise ConfigError("base_strength", "must be > 0")
         if self.max_strength < self.base_strength:
             raise ConfigError("max_strength", "must be >= base_strength")
+        if self.pbkdf2_iterations < MIN_PBKDF2_ITERATIONS:
+            raise ConfigError("pbkdf2_iterations", f"must be at least {MIN_PBKDF2_ITERATIONS:,} (PRD §9)")
         if self.max_embedding_tokens > MAX_MINILM_TOKENS:
             raise ConfigError(
                 "max_embedding_tokens", f"must be at most {MAX_MINILM_TOKENS} (MiniLM's position table)"

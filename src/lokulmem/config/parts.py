@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_WEAK_TEMPORAL_MARKERS",
     "INJECTION_MODES",
     "MAX_MINILM_TOKENS",
+    "MIN_PBKDF2_ITERATIONS",
     "TYPE_NAME",
     "CustomType",
     "DecayModel",
@@ -37,6 +38,8 @@ __all__ = [
 
 #: Longest input the built-in MiniLM model can take (its position table).
 MAX_MINILM_TOKENS = 512
+#: Fewest PBKDF2 iterations an encrypted store may use (PRD §9).
+MIN_PBKDF2_ITERATIONS = 100_000
 
 #: The PRD's default memory types and their Ebbinghaus λ (per hour), PRD §6/§7.
 DEFAULT_TYPES: Mapping[str, float] = {

@@ -22,10 +22,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import EmbeddingError, ModelIntegrityError
+from ..hygiene import clean_text
 
 __all__ = ["MINILM_MODEL_ID", "MODEL_SHA256", "TOKENIZER_SHA256", "MiniLMEmbedder"]
 
 MINILM_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+#: Characters per token that no real text exceeds on average over a model's window
+#: (WordPiece pieces are a few characters; whitespace runs are what pushes it up):
+#: the text beyond ``max_tokens × this`` is never read by the model, so it is cut
+#: before tokenizing.
+CHARS_PER_TOKEN_BOUND = 24
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 _TOKENIZER_REL = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
@@ -158,7 +164,11 @@ class MiniLMEmbedder:
         return np.concatenate(parts, axis=0)
 
     def _embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        encodings = self._tokenizer.encode_batch(texts)
+        # The model reads max_tokens tokens; the tokenizer would first split the whole
+        # text (1.2 s for 1 MB), so cut it where those tokens surely end.  Lone
+        # surrogates (the tokenizer refuses them) become U+FFFD.
+        cut = self.max_tokens * CHARS_PER_TOKEN_BOUND
+        encodings = self._tokenizer.encode_batch([clean_text(t, cut) for t in texts])
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}

@@ -9,6 +9,7 @@ from typing import Literal, TypeVar
 
 from .._engine.engine import Engine
 from ..errors import MemoryNotFoundError, ValidationError
+from ..hygiene import check_finite, check_id, check_text
 from ..records import (
     Memory,
 )
@@ -35,17 +36,8 @@ _GROUP_FIELDS = {
 
 
 # -- argument checks --------------------------------------------------------------
-def _id(name: str, value: object) -> str:
-    if not isinstance(value, str) or not value:
-        raise ValidationError(name, f"must be a non-empty string id, got {value!r}")
-    return value
-
-
-def _ids(name: str, values: object) -> list[str]:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise ValidationError(name, "must be a list of ids")
-    out = [_id(f"{name}[{i}]", v) for i, v in enumerate(values)]
-    return list(dict.fromkeys(out))
+#: Unix milliseconds of the year 9999 (what a datetime can hold; SQLite's integers hold more).
+_MAX_MS = 253_402_300_799_000
 
 
 def _limit(name: str, value: object, *, allow_none: bool = False) -> int | None:
@@ -65,13 +57,14 @@ def _time(name: str, value: object) -> int | None:
         return int(value.timestamp() * 1000)
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         raise ValidationError(name, f"must be Unix milliseconds or an aware datetime, got {value!r}")
+    if not -_MAX_MS <= check_finite(name, value) <= _MAX_MS:
+        raise ValidationError(name, "must be Unix milliseconds between the years 1 and 9999")
     return int(value)
 
 
-def _text(name: str, value: object) -> str:
-    if not isinstance(value, str):
-        raise ValidationError(name, f"must be a string, got {type(value).__name__}")
-    return value
+def _text(name: str, value: object, limit: int | None = None) -> str:
+    """Free text, cleaned and cut at ``limit`` (``lokulmem.hygiene.check_text``)."""
+    return check_text(name, value, limit)
 
 
 class PanelBase:
@@ -80,6 +73,17 @@ class PanelBase:
     def __init__(self, engine: Engine, *, store_name: str = "lokulmem_default") -> None:
         self._engine = engine
         self._store_name = store_name
+
+    def _id(self, name: str, value: object) -> str:
+        """An identifier argument (``lokulmem.hygiene.check_id``)."""
+        return check_id(name, value, self._engine.config.max_id_chars)
+
+    def _ids(self, name: str, values: object) -> list[str]:
+        """A list of identifiers, duplicates dropped (first kept)."""
+        if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+            raise ValidationError(name, "must be a list of ids")
+        out = [self._id(f"{name}[{i}]", v) for i, v in enumerate(values)]
+        return list(dict.fromkeys(out))
 
     @property
     def _now(self) -> int:
@@ -100,4 +104,4 @@ class PanelBase:
 
     def get(self, memory_id: str) -> Memory:
         """The memory with ``memory_id``; :class:`MemoryNotFoundError` if none."""
-        return self._engine.get(_id("memory_id", memory_id))
+        return self._engine.get(self._id("memory_id", memory_id))

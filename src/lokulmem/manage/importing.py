@@ -38,8 +38,8 @@ class Importing(PanelBase):
             origin = str(path)
             try:
                 size = path.stat().st_size
-            except OSError as exc:
-                raise ImportFormatError("data", f"cannot read {path}: {exc}") from None
+            except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate in the path
+                raise ImportFormatError("data", f"cannot read {path!r}: {exc}") from None
             if size > limit:
                 raise ImportFormatError("data", f"{path} is {size} bytes; max_import_bytes is {limit}")
             raw = path.read_bytes()
@@ -49,13 +49,15 @@ class Importing(PanelBase):
             return data, None
         else:
             raise ImportFormatError("data", f"must be a dict, JSON text or a path, got {type(data).__name__}")
-        size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > limit:
             raise ImportFormatError("data", f"document is {size} bytes; max_import_bytes is {limit}")
         try:
             return json.loads(raw), origin
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ImportFormatError("data", f"not valid JSON: {exc}") from None
+        except RecursionError:
+            raise ImportFormatError("data", "JSON nested too deeply") from None
 
     def import_data(
         self,
@@ -107,6 +109,7 @@ class Importing(PanelBase):
             threshold = float(quality_threshold)
         doc, file_origin = self._load(data)
         parsed = parse_document(doc, strict=strict)
+        _check_lengths(parsed, self._engine.config.max_message_chars)
         if isinstance(parsed, ExportDocument):
             return self._import_export(
                 parsed,
@@ -163,3 +166,15 @@ class Importing(PanelBase):
             rejected=tuple(sorted(tally.rejected, key=lambda r: r.index)),
             bridge_event_id=audit.event_id,
         )
+
+
+def _check_lengths(parsed: ExportDocument | ParsedPack, limit: int) -> None:
+    """No imported memory is longer than ``max_message_chars`` (what ``learn()``
+    reads of a message): ``ImportFormatError`` naming the first, nothing written."""
+    if isinstance(parsed, ExportDocument):
+        texts = [(f"memories[{i}].content", m.content) for i, m in enumerate(parsed.memories)]
+    else:
+        texts = [(f"memories[{e.index}].value", e.value) for e in parsed.entries]
+    for item, text in texts:
+        if len(text) > limit:
+            raise ImportFormatError(item, f"is {len(text):,} characters; max_message_chars is {limit:,}")

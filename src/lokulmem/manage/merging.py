@@ -11,7 +11,7 @@ from .._engine.unit import Changes
 from ..errors import ValidationError
 from ..extraction import analyze_text, to_first_person
 from ..records import Memory, SimilarFacts
-from ._base import PanelBase, _ids, _limit, _text
+from ._base import PanelBase, _limit, _text
 
 __all__ = ["Merging"]
 
@@ -57,7 +57,7 @@ class Merging(PanelBase):
         kept with their lineage (``get_lineage(new).merged_from``).  Events:
         ``memory_added`` for the new one, ``memory_updated`` for each original.
         """
-        ids = _ids("memory_ids", memory_ids)
+        ids = self._ids("memory_ids", memory_ids)
         if len(ids) < 2:
             raise ValidationError("memory_ids", "merge needs at least two distinct ids")
         cfg = self._engine.config

@@ -22,8 +22,6 @@ from ..records import (
 from ..storage import MemoryQuery
 from ._base import (
     PanelBase,
-    _id,
-    _ids,
     _text,
 )
 
@@ -50,7 +48,7 @@ class Mutations(PanelBase):
         ``metadata["corrections"]`` and shown by :meth:`get_lineage`.
         ``types`` must be known type names; ``confidence`` high/medium/low.
         """
-        mid = _id("memory_id", memory_id)
+        mid = self._id("memory_id", memory_id)
         cfg = self._engine.config
         change = _correction(cfg, content, types, confidence)
         current = self.get(mid)
@@ -127,7 +125,7 @@ class Mutations(PanelBase):
         return m.replace(status=status, updated_at=now, metadata=metadata)
 
     def _one(self, memory_id: str, change: Callable[[Memory, int], Memory | None]) -> Memory:
-        mid = _id("memory_id", memory_id)
+        mid = self._id("memory_id", memory_id)
         changed = self._set_many([mid], change)
         return changed[0] if changed else self.get(mid)
 
@@ -148,11 +146,11 @@ class Mutations(PanelBase):
 
     def delete(self, memory_id: str) -> None:
         """Delete permanently (with its edges and cluster membership)."""
-        self.delete_many([_id("memory_id", memory_id)])
+        self.delete_many([self._id("memory_id", memory_id)])
 
     def delete_many(self, memory_ids: Sequence[str]) -> int:
         """Delete every id permanently, in one transaction; returns how many."""
-        ids = _ids("memory_ids", memory_ids)
+        ids = self._ids("memory_ids", memory_ids)
 
         def plan() -> Changes:
             self._fresh(ids)
@@ -162,17 +160,17 @@ class Mutations(PanelBase):
 
     def archive_many(self, memory_ids: Sequence[str]) -> int:
         """Archive every id in one transaction; returns how many changed."""
-        return len(self._set_many(_ids("memory_ids", memory_ids), self._archive))
+        return len(self._set_many(self._ids("memory_ids", memory_ids), self._archive))
 
     def unarchive_many(self, memory_ids: Sequence[str]) -> int:
-        return len(self._set_many(_ids("memory_ids", memory_ids), self._unarchive))
+        return len(self._set_many(self._ids("memory_ids", memory_ids), self._unarchive))
 
     def pin_many(self, memory_ids: Sequence[str]) -> int:
         """Pin every id in one transaction; returns how many changed."""
-        return len(self._set_many(_ids("memory_ids", memory_ids), self._pinned(True)))
+        return len(self._set_many(self._ids("memory_ids", memory_ids), self._pinned(True)))
 
     def unpin_many(self, memory_ids: Sequence[str]) -> int:
-        return len(self._set_many(_ids("memory_ids", memory_ids), self._pinned(False)))
+        return len(self._set_many(self._ids("memory_ids", memory_ids), self._pinned(False)))
 
     def clear(self) -> None:
         """Delete every memory, episode, edge, cluster and import record (full reset)."""
@@ -204,7 +202,9 @@ def _correction(config: Config, content: object, types: object, confidence: obje
             or not all(isinstance(t, str) for t in types)
         ):
             raise ValidationError("types", "must be a list of type names")
-        unknown = [t for t in types if t not in config.type_names]
+        types = tuple(dict.fromkeys(types))
+        known = set(config.type_names)
+        unknown = [t for t in types if t not in known]
         if unknown:
             raise ValidationError("types", f"unknown type {unknown[0]!r} (known: {list(config.type_names)})")
         if not types:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import builtins
 import datetime as dt
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from .._engine.pool import upcoming_events
 from ..decay import strength
 from ..errors import ValidationError
+from ..hygiene import is_clean
 from ..records import (
     MEMORY_STATUSES,
     BridgeEvent,
@@ -28,13 +30,17 @@ from ._base import (
     _ORDER_BY,
     OrderBy,
     PanelBase,
-    _id,
     _limit,
     _text,
     _time,
 )
 
 __all__ = ["Queries"]
+
+#: Distinct type names one ``list(types=...)`` may ask for (a store defines far fewer).
+_MAX_TYPE_NAMES = 256
+#: Longest look-ahead of ``get_upcoming`` (a century; nan, inf and more are refused).
+_MAX_WINDOW_DAYS = 36_500
 
 
 class Queries(PanelBase):
@@ -82,7 +88,7 @@ class Queries(PanelBase):
 
     def get_by_conversation(self, conversation_id: str) -> builtins.list[Memory]:
         """Memories that conversation (session) ``conversation_id`` stated or restated, oldest first."""
-        return self._query(MemoryQuery(conversation=_id("conversation_id", conversation_id)))
+        return self._query(MemoryQuery(conversation=self._id("conversation_id", conversation_id)))
 
     def get_recent(self, limit: int = 10) -> builtins.list[Memory]:
         """Active memories, most recently accessed first."""
@@ -112,7 +118,7 @@ class Queries(PanelBase):
         ranking) when the build has it, else ``LIKE``.
         Any status by default; pass ``status`` to restrict.
         """
-        text = _text("query", query)
+        text = _text("query", query, self._engine.config.max_message_chars)
         lim = _limit("limit", limit)
         assert lim is not None
         if status is not None and status not in MEMORY_STATUSES:
@@ -133,7 +139,7 @@ class Queries(PanelBase):
 
     def semantic_search_scored(self, query: str, limit: int = 10) -> builtins.list[tuple[Memory, float]]:
         """Like :meth:`semantic_search`, with each memory's cosine similarity."""
-        text = _text("query", query)
+        text = _text("query", query, self._engine.config.max_message_chars)
         lim = _limit("limit", limit)
         assert lim is not None
         if not text.strip() or lim == 0:
@@ -145,7 +151,7 @@ class Queries(PanelBase):
         """First-degree knowledge-graph neighbours (strongest edge first): the
         memories ``learn()`` linked to this one (nearest facts, shared entities,
         the same message), reweighed by the clustering pass."""
-        mid = _id("memory_id", memory_id)
+        mid = self._id("memory_id", memory_id)
         with self._engine.reading():
             self.get(mid)
             edges = self._engine.storage.edges_of(mid)
@@ -158,8 +164,12 @@ class Queries(PanelBase):
         urgency and push score (``lokulmem.proactive``)."""
         if within_days is None:
             days = self._engine.config.proactive_window_days
-        elif isinstance(within_days, bool) or not isinstance(within_days, (int, float)) or within_days < 0:
-            raise ValidationError("within_days", "must be a number >= 0")
+        elif (
+            isinstance(within_days, bool)
+            or not isinstance(within_days, (int, float))
+            or not 0 <= within_days <= _MAX_WINDOW_DAYS
+        ):
+            raise ValidationError("within_days", f"must be a number in [0, {_MAX_WINDOW_DAYS:,}]")
         else:
             days = float(within_days)
         with self._engine.reading():
@@ -196,7 +206,7 @@ class Queries(PanelBase):
 
     def get_lineage(self, memory_id: str) -> Lineage:
         """Sources, supersession links, temporal versions and reinforcement of one memory."""
-        mid = _id("memory_id", memory_id)
+        mid = self._id("memory_id", memory_id)
         with self._engine.reading():
             storage = self._engine.storage
             memory = self.get(mid)
@@ -329,12 +339,19 @@ def _list_query(
     the limit and offset to apply there."""
     if isinstance(types, str):
         types = (types,)
-    if types is not None and (not isinstance(types, Sequence) or not all(isinstance(t, str) for t in types)):
-        raise ValidationError("types", "must be a type name or a list of type names")
+    if types is not None:
+        if not isinstance(types, Sequence) or not all(isinstance(t, str) for t in types):
+            raise ValidationError("types", "must be a type name or a list of type names")
+        types = tuple(dict.fromkeys(types))
+        if len(types) > _MAX_TYPE_NAMES:
+            raise ValidationError("types", f"{len(types):,} distinct names; at most {_MAX_TYPE_NAMES}")
+        types = tuple(t for t in types if is_clean(t))  # a name no type can have matches nothing
     if status is not None and status not in MEMORY_STATUSES:
         raise ValidationError("status", f"unknown status {status!r} (use one of {list(MEMORY_STATUSES)})")
     if min_strength is not None and (
-        not isinstance(min_strength, (int, float)) or isinstance(min_strength, bool) or min_strength < 0
+        not isinstance(min_strength, (int, float))
+        or isinstance(min_strength, bool)
+        or not 0 <= min_strength < math.inf
     ):
         raise ValidationError("min_strength", f"must be a number >= 0, got {min_strength!r}")
     if pinned is not None and not isinstance(pinned, bool):

@@ -1,7 +1,8 @@
 """Persistence: the :class:`Storage` protocol and its SQLite implementation."""
 
+from .location import default_store_path, store_location
 from .protocol import EmbeddingTexts, EmbeddingVectors, MemoryQuery, Storage, TermMatches
-from .sqlite import SQLiteStorage, default_store_path
+from .sqlite import SQLiteStorage
 
 __all__ = [
     "EmbeddingTexts",
@@ -11,4 +12,5 @@ __all__ = [
     "Storage",
     "TermMatches",
     "default_store_path",
+    "store_location",
 ]

@@ -9,10 +9,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-__all__ = ["LATEST_VERSION", "MIGRATIONS", "fts5_available", "migrate"]
+__all__ = ["LATEST_VERSION", "MIGRATIONS", "build_file_fts", "fts5_available", "migrate", "run_script"]
 
 
-def _run(conn: sqlite3.Connection, script: str) -> None:
+def run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run ``script`` statement by statement, inside the caller's transaction."""
     # Not executescript(): it commits first, and a migration must be atomic.
     # Statements are cut at ";" only where SQLite says one is complete, so
     # trigger bodies (BEGIN ...; ... END) stay whole.
@@ -135,7 +136,7 @@ CREATE TABLE clusters (
 
 
 def m001_initial(conn: sqlite3.Connection) -> None:
-    _run(conn, M001_SCHEMA)
+    run_script(conn, M001_SCHEMA)
 
 
 def fts5_available(conn: sqlite3.Connection) -> bool:
@@ -156,7 +157,7 @@ def m002_manage(conn: sqlite3.Connection) -> None:
     to ``LIKE``; a later build with FTS5 can add it by a new migration.
     """
     if fts5_available(conn):
-        _run(
+        run_script(
             conn,
             """
             CREATE VIRTUAL TABLE memories_fts USING fts5(
@@ -179,7 +180,7 @@ def m002_manage(conn: sqlite3.Connection) -> None:
             END
             """,
         )
-    _run(
+    run_script(
         conn,
         """
         -- Bridge events (HOM "import validation"): one audit row per import.
@@ -202,7 +203,7 @@ def m002_manage(conn: sqlite3.Connection) -> None:
 
 def m003_lifecycle(conn: sqlite3.Connection) -> None:
     """When a memory faded (purge runs ``purge_after_days`` later)."""
-    _run(
+    run_script(
         conn,
         """
         ALTER TABLE memories ADD COLUMN faded_at INTEGER;
@@ -215,11 +216,17 @@ def _fts_index(conn: sqlite3.Connection, columns: tuple[str, ...]) -> None:
     """(Re)build ``memories_fts`` over ``columns`` of ``memories``, with the triggers
     that keep it in step.  Each migration passes its own column list, so what
     it does never changes with later code."""
+    encrypted = (
+        conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+        and conn.execute("SELECT 1 FROM meta WHERE key = 'encryption'").fetchone()
+    )
+    if encrypted:  # its index lives in memory only (storage.sqlite_fts)
+        return
     cols = ", ".join(columns)
     new = ", ".join(f"new.{c}" for c in columns)
     old = ", ".join(f"old.{c}" for c in columns)
     changed = " OR ".join(f"old.{c} IS NOT new.{c}" for c in columns)
-    _run(
+    run_script(
         conn,
         f"""
         DROP TRIGGER IF EXISTS memories_fts_insert;
@@ -248,38 +255,43 @@ def _fts_index(conn: sqlite3.Connection, columns: tuple[str, ...]) -> None:
 
 def m004_context(conn: sqlite3.Connection) -> None:
     """``source_context`` (the whole message) and a two-column FTS5 index (content, context)."""
-    _run(conn, "ALTER TABLE memories ADD COLUMN source_context TEXT NOT NULL DEFAULT ''")
+    run_script(conn, "ALTER TABLE memories ADD COLUMN source_context TEXT NOT NULL DEFAULT ''")
     if fts5_available(conn):
         _fts_index(conn, ("content", "source_context"))
 
 
 def m005_reply_context(conn: sqlite3.Connection) -> None:
     """``reply_context`` (what the message answered) as a third FTS5 column."""
-    _run(conn, "ALTER TABLE memories ADD COLUMN reply_context TEXT NOT NULL DEFAULT ''")
+    run_script(conn, "ALTER TABLE memories ADD COLUMN reply_context TEXT NOT NULL DEFAULT ''")
     if fts5_available(conn):
         _fts_index(conn, ("content", "source_context", "reply_context"))
 
 
 def m006_context_vector(conn: sqlite3.Connection) -> None:
     """``context_embedding``: the vector of "reply context + source message"."""
-    _run(conn, "ALTER TABLE memories ADD COLUMN context_embedding BLOB")
+    run_script(conn, "ALTER TABLE memories ADD COLUMN context_embedding BLOB")
 
 
 def m007_event_at(conn: sqlite3.Connection) -> None:
     """``event_at``: when the event a memory speaks of ends, if it lay ahead."""
-    _run(conn, "ALTER TABLE memories ADD COLUMN event_at INTEGER")
+    run_script(conn, "ALTER TABLE memories ADD COLUMN event_at INTEGER")
 
 
 def m008_recall_indexes(conn: sqlite3.Connection) -> None:
     """Indexes for recall's time-range stage ("what did I do last May?") and for
     proactive memory (events ahead)."""
-    _run(
+    run_script(
         conn,
         """
         CREATE INDEX IF NOT EXISTS idx_memories_status_created ON memories(status, created_at);
         CREATE INDEX IF NOT EXISTS idx_memories_status_event ON memories(status, event_at);
         """,
     )
+
+
+def build_file_fts(conn: sqlite3.Connection) -> None:
+    """(Re)build the file's full-text index at the current columns (a store decrypted)."""
+    _fts_index(conn, ("content", "source_context", "reply_context"))
 
 
 MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (

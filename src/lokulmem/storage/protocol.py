@@ -121,6 +121,10 @@ class Storage(Protocol):
     def data_version(self) -> int:
         """Changes whenever another connection commits (``PRAGMA data_version``)."""
 
+    def refresh_search_index(self) -> None:
+        """Rebuild any search index kept in memory, after another connection wrote
+        (an encrypted SQLite store's full-text index); a no-op elsewhere."""
+
     def get_meta(self, key: str) -> str | None: ...
 
     def set_meta(self, key: str, value: str) -> None: ...

@@ -24,6 +24,7 @@ from ..records import (
 )
 from .migrations import LATEST_VERSION, migrate
 from .protocol import EmbeddingTexts, EmbeddingVectors
+from .sqlite_crypto import SQLiteCrypto
 from .sqlite_graph import SQLiteGraph
 from .sqlite_queries import SQLiteQueries
 from .sqlite_rows import (
@@ -36,17 +37,10 @@ from .sqlite_rows import (
     vec_to_blob,
 )
 
-__all__ = ["SQLiteStorage", "default_store_path"]
+__all__ = ["SQLiteStorage"]
 
 
-def default_store_path(store_name: str) -> Path:
-    """``<user data dir>/lokulmem/<store_name>.sqlite`` (via platformdirs)."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("lokulmem", appauthor=False)) / f"{store_name}.sqlite"
-
-
-class SQLiteStorage(SQLiteQueries, SQLiteGraph):
+class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteCrypto):
     """The default :class:`~lokulmem.storage.Storage`.
 
     ``path=":memory:"`` gives a private in-memory store.  The connection is
@@ -61,6 +55,7 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph):
         conn = self._connect()
         try:
             self._check_before_writing(conn, embedding_model, dimension)
+            self._unlock_before_writing(conn)
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
             if not self.in_memory:
                 mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -72,10 +67,13 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph):
             migrate(conn, current)
             self._conn = conn
             self._init_meta(embedding_model, dimension)
+            self._attach_encryption()
         except sqlite3.DatabaseError as exc:
+            self._conn = None
             conn.close()
             raise StorageError(f"{self.path} is not a usable lokulmem store: {exc}") from exc
         except BaseException:
+            self._conn = None
             conn.close()
             raise
 
@@ -125,24 +123,43 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph):
         if version > LATEST_VERSION:
             conn.close()
             raise SchemaVersionError(f"store schema version {version} is newer than supported")
-        migrate(conn, version)
-        self._conn = conn
+        try:
+            self._unlock_before_writing(conn)
+            migrate(conn, version)
+            self._conn = conn
+            self._attach_encryption()
+        except BaseException:
+            self._conn = None
+            conn.close()
+            raise
 
     def texts_to_embed(self) -> EmbeddingTexts:
         """Every text the store keeps a vector of: memory contents, message contexts
         (reply context + source message, for memories that have a context vector)
         and episode summaries, each as ``(id, text)`` in insertion order."""
-        c = self._c
+        c, op = self._c, self._sealer.open
         return EmbeddingTexts(
-            memories=[(r[0], r[1]) for r in c.execute("SELECT id, content FROM memories ORDER BY rowid")],
+            memories=[
+                (r[0], op(r[1], f"memories.content:{r[0]}"))
+                for r in c.execute("SELECT id, content FROM memories ORDER BY rowid")
+            ],
             contexts=[
-                (r[0], context_text(r[1], r[2]))
+                (
+                    r[0],
+                    context_text(
+                        op(r[1], f"memories.reply_context:{r[0]}"),
+                        op(r[2], f"memories.source_context:{r[0]}"),
+                    ),
+                )
                 for r in c.execute(
                     "SELECT id, reply_context, source_context FROM memories "
                     "WHERE context_embedding IS NOT NULL ORDER BY rowid"
                 )
             ],
-            episodes=[(r[0], r[1]) for r in c.execute("SELECT id, summary FROM episodes ORDER BY rowid")],
+            episodes=[
+                (r[0], op(r[1], f"episodes.summary:{r[0]}"))
+                for r in c.execute("SELECT id, summary FROM episodes ORDER BY rowid")
+            ],
         )
 
     def replace_vectors(self, vectors: EmbeddingVectors, *, model_id: str, dimension: int) -> None:
@@ -188,7 +205,7 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph):
     def insert_memory(self, memory: Memory) -> None:
         with self.transaction():
             try:
-                self._c.execute(INSERT, memory_to_row(memory))
+                self._c.execute(INSERT, memory_to_row(memory, self._sealer))
             except sqlite3.IntegrityError as exc:
                 raise StorageError(f"memory {memory.id!r} cannot be inserted: {exc}") from exc
             self._c.executemany(
@@ -198,7 +215,7 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph):
 
     def update_memory(self, memory: Memory) -> None:
         with self.transaction():
-            row = memory_to_row(memory)
+            row = memory_to_row(memory, self._sealer)
             cur = self._c.execute(UPDATE, (*row[1:], memory.id))
             if cur.rowcount != 1:
                 raise StorageError(f"memory {memory.id!r} does not exist")
@@ -211,7 +228,7 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph):
     def get_memory(self, memory_id: str) -> Memory | None:
         with self._lock:
             row = self._c.execute(SELECT + " WHERE id = ?", (memory_id,)).fetchone()
-        return row_to_memory(row) if row else None
+        return row_to_memory(row, self._sealer) if row else None
 
     def get_memories(self, ids: Sequence[str]) -> list[Memory]:
         if not ids:
@@ -222,14 +239,14 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph):
                 chunk = list(ids[start : start + 500])
                 marks = ",".join("?" * len(chunk))
                 for row in self._c.execute(SELECT + f" WHERE id IN ({marks})", chunk):
-                    m = row_to_memory(row)
+                    m = row_to_memory(row, self._sealer)
                     found[m.id] = m
         return [found[i] for i in ids if i in found]
 
     def all_memories(self) -> list[Memory]:
         with self._lock:
             rows = self._c.execute(SELECT + " ORDER BY created_at, id").fetchall()
-        return [row_to_memory(r) for r in rows]
+        return [row_to_memory(r, self._sealer) for r in rows]
 
     def active_vectors(self) -> Iterator[tuple[str, npt.NDArray[np.float32]]]:
         with self._lock:

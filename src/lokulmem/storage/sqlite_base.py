@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ..errors import StorageError
+from .keys import Unlock
+from .sealing import PLAIN, Sealer
 
 __all__ = ["SQLiteBase"]
 
@@ -17,14 +19,24 @@ class SQLiteBase:
     """The connection, its lock and transactions, and the ``meta`` table: what every
     part of :class:`SQLiteStorage` stands on."""
 
-    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 30_000) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout_ms: int = 30_000,
+        encryption: Unlock | None = None,
+    ) -> None:
         self.path = str(path)
+        #: How to open an encrypted store (or create one); no passphrase: a plain store.
+        self._unlock = encryption or Unlock()
         self.location = self.path
         self.busy_timeout_ms = busy_timeout_ms
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
         self._depth = 0
         self._fts: bool | None = None
+        #: Seals and opens text fields (identity unless the store is encrypted).
+        self._sealer: Sealer = PLAIN
 
     @property
     def in_memory(self) -> bool:
@@ -76,6 +88,17 @@ class SQLiteBase:
                 except sqlite3.Error as exc:
                     conn.execute("ROLLBACK")
                     raise StorageError(f"commit failed on {self.path}: {exc}") from exc
+
+    @property
+    def encrypted(self) -> bool:
+        """Whether the store's text fields are sealed (``encryption_passphrase``)."""
+        return self._sealer.encrypted
+
+    def _seal(self, value: str | None, table: str, column: str, row_id: str) -> str | None:
+        return None if value is None else self._sealer.seal(value, f"{table}.{column}:{row_id}")
+
+    def _unseal(self, value: str | None, table: str, column: str, row_id: str) -> str | None:
+        return None if value is None else self._sealer.open(value, f"{table}.{column}:{row_id}")
 
     def get_meta(self, key: str) -> str | None:
         with self._lock:

@@ -48,14 +48,14 @@ class SQLiteGraph(SQLiteBase):
         return [
             Episode(
                 id=r[0],
-                summary=r[1],
+                summary=self._sealer.open(r[1], f"episodes.summary:{r[0]}"),
                 embedding=blob_to_vec(r[2]),
                 memories_extracted=tuple(json.loads(r[3])),
                 started_at=r[4],
                 ended_at=r[5],
                 turn_count=r[6],
                 emotional_valence=r[7],
-                topics=tuple(json.loads(r[8])),
+                topics=tuple(json.loads(self._sealer.open(r[8], f"episodes.topics:{r[0]}"))),
             )
             for r in rows
         ]
@@ -67,14 +67,14 @@ class SQLiteGraph(SQLiteBase):
                 "ended_at, turn_count, emotional_valence, topics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     episode.id,
-                    episode.summary,
+                    self._seal(episode.summary, "episodes", "summary", episode.id),
                     vec_to_blob(episode.embedding),
                     json.dumps(list(episode.memories_extracted)),
                     episode.started_at,
                     episode.ended_at,
                     episode.turn_count,
                     episode.emotional_valence,
-                    json.dumps(list(episode.topics)),
+                    self._seal(json.dumps(list(episode.topics)), "episodes", "topics", episode.id),
                 ),
             )
 
@@ -84,7 +84,7 @@ class SQLiteGraph(SQLiteBase):
                 "SELECT id, from_id, to_id, weight, shared_entities, created_at, last_updated "
                 "FROM edges ORDER BY id"
             ).fetchall()
-        return [row_to_edge(r) for r in rows]
+        return [row_to_edge(r, self._sealer) for r in rows]
 
     def edges_of(self, memory_id: str) -> list[Edge]:
         with self._lock:
@@ -93,7 +93,7 @@ class SQLiteGraph(SQLiteBase):
                 "FROM edges WHERE from_id = ? OR to_id = ? ORDER BY weight DESC, id",
                 (memory_id, memory_id),
             ).fetchall()
-        return [row_to_edge(r) for r in rows]
+        return [row_to_edge(r, self._sealer) for r in rows]
 
     def edges_touching(self, memory_ids: Sequence[str]) -> list[Edge]:
         ids = list(dict.fromkeys(memory_ids))
@@ -106,7 +106,7 @@ class SQLiteGraph(SQLiteBase):
                 f"WHERE from_id IN ({marks}) OR to_id IN ({marks}) ORDER BY weight DESC, id",
                 (*ids, *ids),
             ).fetchall()
-        return [row_to_edge(r) for r in rows]
+        return [row_to_edge(r, self._sealer) for r in rows]
 
     def delete_edges(self, edge_ids: Sequence[str]) -> None:
         if not edge_ids:
@@ -124,7 +124,7 @@ class SQLiteGraph(SQLiteBase):
                     edge.from_id,
                     edge.to_id,
                     edge.weight,
-                    json.dumps(list(edge.shared_entities)),
+                    self._seal(json.dumps(list(edge.shared_entities)), "edges", "shared_entities", edge.id),
                     edge.created_at,
                     edge.last_updated,
                 ),
@@ -140,7 +140,7 @@ class SQLiteGraph(SQLiteBase):
                 id=r[0],
                 centroid=blob_to_vec(r[1]),
                 member_ids=tuple(json.loads(r[2])),
-                label=r[3],
+                label=self._sealer.open(r[3], f"clusters.label:{r[0]}"),
                 last_recomputed=r[4],
             )
             for r in rows
@@ -155,7 +155,7 @@ class SQLiteGraph(SQLiteBase):
                     cluster.id,
                     vec_to_blob(cluster.centroid),
                     json.dumps(list(cluster.member_ids)),
-                    cluster.label,
+                    self._seal(cluster.label, "clusters", "label", cluster.id),
                     cluster.last_recomputed,
                 ),
             )
@@ -171,13 +171,18 @@ class SQLiteGraph(SQLiteBase):
                     event.id,
                     event.created_at,
                     event.format,
-                    event.name,
-                    event.origin,
+                    self._seal(event.name, "bridge_events", "name", event.id),
+                    self._seal(event.origin, "bridge_events", "origin", event.id),
                     event.imported,
                     event.skipped,
                     event.conflicts,
-                    json.dumps(
-                        [{"index": r.index, "key": r.key, "reason": r.reason} for r in event.rejected]
+                    self._seal(
+                        json.dumps(
+                            [{"index": r.index, "key": r.key, "reason": r.reason} for r in event.rejected]
+                        ),
+                        "bridge_events",
+                        "rejected",
+                        event.id,
                     ),
                     json.dumps(list(event.memory_ids)),
                 ),
@@ -194,12 +199,15 @@ class SQLiteGraph(SQLiteBase):
                 id=r[0],
                 created_at=r[1],
                 format=r[2],
-                name=r[3],
-                origin=r[4],
+                name=self._unseal(r[3], "bridge_events", "name", r[0]),
+                origin=self._unseal(r[4], "bridge_events", "origin", r[0]),
                 imported=r[5],
                 skipped=r[6],
                 conflicts=r[7],
-                rejected=tuple(RejectedItem(**x) for x in json.loads(r[8])),
+                rejected=tuple(
+                    RejectedItem(**x)
+                    for x in json.loads(self._sealer.open(r[8], f"bridge_events.rejected:{r[0]}"))
+                ),
                 memory_ids=tuple(json.loads(r[9])),
             )
             for r in rows

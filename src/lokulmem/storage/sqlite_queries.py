@@ -32,7 +32,8 @@ class SQLiteQueries(SQLiteBase):
         with self._lock:
             if self._fts is None:
                 row = self._c.execute(
-                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memories_fts'"
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memories_fts' UNION ALL "
+                    "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = 'memories_fts'"
                 ).fetchone()
                 self._fts = row is not None
             return self._fts
@@ -76,7 +77,7 @@ class SQLiteQueries(SQLiteBase):
             params.extend([-1 if query.limit is None else query.limit, query.offset])
         with self._lock:
             rows = self._c.execute(sql, params).fetchall()
-        return [row_to_memory(r) for r in rows]
+        return [row_to_memory(r, self._sealer) for r in rows]
 
     def search_text(self, query: str, *, limit: int, max_terms: int | None = None) -> list[str]:
         words = list(dict.fromkeys(WORD.findall(query)))[:max_terms]
@@ -142,14 +143,17 @@ class SQLiteQueries(SQLiteBase):
 
     def ids_by_key(self, keys: Sequence[str]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
+        # An encrypted store seals keys deterministically: look up the sealed forms.
+        sealed = {self._sealer.seal_lookup(k): k for k in dict.fromkeys(keys)}
+        tokens = list(sealed)
         with self._lock:
-            for start in range(0, len(keys), 500):
-                chunk = list(keys[start : start + 500])
+            for start in range(0, len(tokens), 500):
+                chunk = tokens[start : start + 500]
                 marks = ",".join("?" * len(chunk))
-                for key, mid in self._c.execute(
+                for token, mid in self._c.execute(
                     f"SELECT key, id FROM memories WHERE key IN ({marks}) ORDER BY created_at, id", chunk
                 ):
-                    out.setdefault(key, []).append(mid)
+                    out.setdefault(sealed[token], []).append(mid)
         return out
 
     def referencing(self, memory_id: str) -> list[Memory]:
@@ -158,7 +162,7 @@ class SQLiteQueries(SQLiteBase):
                 SELECT + " WHERE superseded_by = ? OR temporal_supersedes = ? ORDER BY created_at, id",
                 (memory_id, memory_id),
             ).fetchall()
-        return [row_to_memory(r) for r in rows]
+        return [row_to_memory(r, self._sealer) for r in rows]
 
     def stat_rows(self) -> list[Mapping[str, Any]]:
         cols = (

@@ -15,6 +15,7 @@ from ..records import (
     Memory,
     QualityWalls,
 )
+from .sealing import PLAIN, SEALED_FIELDS, Sealer
 
 __all__ = [
     "INSERT",
@@ -65,7 +66,38 @@ def blob_to_vec(blob: bytes | None) -> npt.NDArray[np.float32] | None:
     return vec
 
 
-def memory_to_row(m: Memory) -> tuple[Any, ...]:
+_SEALED_AT = tuple(_COLUMNS.index(c) for c in SEALED_FIELDS["memories"])
+_KEY_AT = _COLUMNS.index("key")
+
+
+def _seal_row(row: tuple[Any, ...], sealer: Sealer) -> tuple[Any, ...]:
+    if not sealer.encrypted:
+        return row
+    out = list(row)
+    for i in _SEALED_AT:
+        if out[i] is not None:
+            out[i] = sealer.seal(out[i], f"memories.{_COLUMNS[i]}:{row[0]}")
+    out[_KEY_AT] = sealer.seal_lookup(out[_KEY_AT])
+    return tuple(out)
+
+
+def _open_row(row: Sequence[Any], sealer: Sealer) -> Sequence[Any]:
+    if not sealer.encrypted:
+        return row
+    out = list(row)
+    for i in _SEALED_AT:
+        if out[i] is not None:
+            out[i] = sealer.open(out[i], f"memories.{_COLUMNS[i]}:{row[0]}")
+    out[_KEY_AT] = sealer.open_lookup(out[_KEY_AT])
+    return out
+
+
+def memory_to_row(m: Memory, sealer: Sealer = PLAIN) -> tuple[Any, ...]:
+    """The ``memories`` row of ``m``, its text fields sealed by ``sealer``."""
+    return _seal_row(_plain_row(m), sealer)
+
+
+def _plain_row(m: Memory) -> tuple[Any, ...]:
     q = m.quality
     return (
         m.id,
@@ -116,8 +148,9 @@ def memory_to_row(m: Memory) -> tuple[Any, ...]:
     )
 
 
-def row_to_memory(row: Sequence[Any]) -> Memory:
-    d = dict(zip(_COLUMNS, row, strict=True))
+def row_to_memory(row: Sequence[Any], sealer: Sealer = PLAIN) -> Memory:
+    """The memory of a ``memories`` row (``SELECT`` order), opened by ``sealer``."""
+    d = dict(zip(_COLUMNS, _open_row(row, sealer), strict=True))
     return Memory(
         id=d["id"],
         content=d["content"],
@@ -168,13 +201,13 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
     )
 
 
-def row_to_edge(r: Sequence[Any]) -> Edge:
+def row_to_edge(r: Sequence[Any], sealer: Sealer = PLAIN) -> Edge:
     return Edge(
         id=r[0],
         from_id=r[1],
         to_id=r[2],
         weight=r[3],
-        shared_entities=tuple(json.loads(r[4])),
+        shared_entities=tuple(json.loads(sealer.open(r[4], f"edges.shared_entities:{r[0]}"))),
         created_at=r[5],
         last_updated=r[6],
     )

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ImportFormatError
+from ..hygiene import clean_text
 from ..records import (
     CONFIDENCES,
     KINDS,
@@ -107,6 +108,7 @@ class _Reader:
             return default
         if not isinstance(v, str):
             raise self._fail(name, "a string", v)
+        v = clean_text(v)  # lone surrogates (a JSON "\\ud800"), NUL and bidi controls
         if nonempty and not v.strip():
             raise ImportFormatError(f"{self.path}.{name}", "must not be empty")
         return v
@@ -143,7 +145,7 @@ class _Reader:
             return ()
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             raise self._fail(name, "a list of strings", v)
-        return tuple(v)
+        return tuple(clean_text(x) for x in v)
 
     def choice(self, name: str, options: Sequence[str], default: Any, *, nullable: bool = False) -> Any:
         v = self._get(name, False)
