@@ -16,6 +16,7 @@ TESTS = ROOT / "tests"
 COVERED_BY = {
     "_engine/args.py": "test_client.py",
     "_engine/audit.py": "test_retrieval.py",
+    "_engine/backups.py": "test_backup.py",
     "_engine/build.py": "test_client.py",
     "_engine/candidates.py": "test_contradiction.py",
     "_engine/compacting.py": "test_compaction.py",
@@ -51,6 +52,7 @@ COVERED_BY = {
     "storage/keys.py": "test_encryption.py",
     "storage/location.py": "test_hygiene.py",
     "storage/sealing.py": "test_encryption.py",
+    "storage/sqlite_backup.py": "test_backup.py",
     "storage/sqlite_crypto.py": "test_encryption.py",
     "storage/sqlite_fts.py": "test_encryption.py",
     "records/memory.py": "test_storage.py",

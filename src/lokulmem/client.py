@@ -15,9 +15,11 @@ import asyncio
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from ._async import async_twin
+from ._engine.backups import run_backup, run_restore
 from ._engine.build import build_engine as _build_engine
 from ._engine.build import shared_minilm
 from ._engine.compacting import with_compaction
@@ -338,6 +340,28 @@ class LokulMem:
         """The store's retention policy, or None when none is set."""
         return self._engine.get_retention_policy()
 
+    def backup(self, path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+        """Copy the whole store, as it is at one moment, to the file ``path``, through
+        SQLite's online backup API: other threads and processes keep writing
+        meanwhile.  The copy is checked (``integrity_check``), synced and renamed
+        into place, so ``path`` never holds half a backup; an existing ``path`` is
+        a :class:`~lokulmem.ValidationError` unless ``overwrite=True``.  An
+        encrypted store's backup stays encrypted (same passphrase).  Returns ``path``.
+        """
+        return run_backup(self._engine, path, overwrite=overwrite)
+
+    def restore(self, path: str | os.PathLike[str], *, passphrase: str | None = None) -> None:
+        """Replace this store's content with the backup at ``path`` (see :meth:`backup`).
+
+        Checked before anything is written: a lokulmem store that passes
+        ``integrity_check``, not newer than this lokulmem, vectors of this
+        embedder; an encrypted backup must open with ``passphrase`` (default:
+        this store's key, when the backup was taken from it under the same
+        passphrase).  Written in one transaction; other processes with the
+        store open see the old content or the restored one, and reload.
+        """
+        run_restore(self._engine, path, passphrase=passphrase)
+
     @property
     def encrypted(self) -> bool:
         """Whether the store's text fields are encrypted at rest (opens the store)."""
@@ -390,6 +414,8 @@ class AsyncLokulMem:
     set_retention_policy = async_twin(LokulMem.set_retention_policy)
     get_retention_policy = async_twin(LokulMem.get_retention_policy)
     change_passphrase = async_twin(LokulMem.change_passphrase)
+    backup = async_twin(LokulMem.backup)
+    restore = async_twin(LokulMem.restore)
 
     async def close(self) -> None:
         """Close the store, then stop the worker thread."""

@@ -243,7 +243,13 @@ class Engine:
         self.storage.refresh_search_index()
         self._load_clusters()
         self.records.clear()
+        self.episodes_cache = None  # another process (or a restore) may have written episodes
         self._data_version = self.storage.data_version()
+
+    def reload(self) -> None:
+        """Re-read everything kept in memory from the store (after a restore)."""
+        with self.lock:
+            self._reload_index()
 
     def sync_index(self) -> None:
         """Reload the vectors when another process (connection) has committed."""

@@ -24,7 +24,7 @@ from ..records import (
 )
 from .migrations import LATEST_VERSION, migrate
 from .protocol import EmbeddingTexts, EmbeddingVectors
-from .sqlite_crypto import SQLiteCrypto
+from .sqlite_backup import SQLiteBackup
 from .sqlite_graph import SQLiteGraph
 from .sqlite_queries import SQLiteQueries
 from .sqlite_rows import (
@@ -40,7 +40,7 @@ from .sqlite_rows import (
 __all__ = ["SQLiteStorage"]
 
 
-class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteCrypto):
+class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup):
     """The default :class:`~lokulmem.storage.Storage`.
 
     ``path=":memory:"`` gives a private in-memory store.  The connection is

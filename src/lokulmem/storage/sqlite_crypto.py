@@ -11,13 +11,14 @@ from .sealing import PLAIN, SEALED_FIELDS, EncryptionHeader, Sealer
 from .sqlite_base import SQLiteBase
 from .sqlite_fts import attach_memory_fts, detach_memory_fts, drop_file_fts, refresh_memory_fts
 
-__all__ = ["SQLiteCrypto"]
+__all__ = ["HEADER_KEY", "SQLiteCrypto", "read_header"]
 
 #: The ``meta`` row that holds an encrypted store's header (salt, iterations, verifier).
 HEADER_KEY = "encryption"
 
 
-def _read_header(conn: sqlite3.Connection) -> EncryptionHeader | None:
+def read_header(conn: sqlite3.Connection) -> EncryptionHeader | None:
+    """The store's encryption header, or None for a plain (or new) store."""
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone():
         return None
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (HEADER_KEY,)).fetchone()
@@ -42,7 +43,7 @@ class SQLiteCrypto(SQLiteBase):
         """Choose the sealer before anything is written: a wrong or missing passphrase
         for an encrypted file raises here, with the file untouched."""
         unlock = self._unlock
-        header = _read_header(conn)
+        header = read_header(conn)
         self._header, self._new_header = header, None
         if header is None:
             if unlock.passphrase is None:
