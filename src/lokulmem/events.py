@@ -13,6 +13,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, Literal, get_args
 
+from .errors import ValidationError
+
 __all__ = ["EVENT_KINDS", "EventBus", "EventKind"]
 
 logger = logging.getLogger("lokulmem.events")
@@ -36,9 +38,9 @@ class EventBus:
 
     def subscribe(self, kind: str, callback: Callable[[Any], object]) -> Callable[[], None]:
         if kind not in self._subs:
-            raise ValueError(f"unknown event {kind!r}")
+            raise ValidationError("kind", f"unknown event {kind!r}")
         if not callable(callback):
-            raise TypeError("callback must be callable")
+            raise ValidationError("callback", f"must be callable, got {type(callback).__name__}")
         with self._lock:
             self._subs[kind].append(callback)
 

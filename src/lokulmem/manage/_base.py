@@ -38,6 +38,7 @@ _GROUP_FIELDS = {
 # -- argument checks --------------------------------------------------------------
 #: Unix milliseconds of the year 9999 (what a datetime can hold; SQLite's integers hold more).
 _MAX_MS = 253_402_300_799_000
+_MAX_SQL_INT = 2**63 - 1
 
 
 def _limit(name: str, value: object, *, allow_none: bool = False) -> int | None:
@@ -45,7 +46,7 @@ def _limit(name: str, value: object, *, allow_none: bool = False) -> int | None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValidationError(name, f"must be an integer >= 0, got {value!r}")
-    return value
+    return min(value, _MAX_SQL_INT)  # more than the store holds means all; SQLite's integers are 64-bit
 
 
 def _time(name: str, value: object) -> int | None:

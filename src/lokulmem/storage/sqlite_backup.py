@@ -6,6 +6,7 @@ import contextlib
 import os
 import sqlite3
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
@@ -30,6 +31,14 @@ def _check_copy(conn: sqlite3.Connection, what: str) -> None:
         raise StorageError(f"{what} fails its integrity check: {ok}")
 
 
+def _probe(path: Path, test: Callable[[Path], bool]) -> bool:
+    """``test(path)``; a path the OS refuses outright (too long, say) is a ``ValidationError``."""
+    try:
+        return test(path)
+    except (OSError, ValueError) as exc:
+        raise ValidationError("path", f"cannot use {str(path)[:80]!r}: {exc}") from None
+
+
 class SQLiteBackup(SQLiteCrypto):
     """``backup_to`` and ``restore_from``: whole-store copies that never stop writers."""
 
@@ -43,9 +52,9 @@ class SQLiteBackup(SQLiteCrypto):
         backup.  An encrypted store's copy stays encrypted.
         """
         dest = Path(target)
-        if dest.exists() and not overwrite:
+        if _probe(dest, Path.exists) and not overwrite:
             raise ValidationError("path", f"{dest} exists (pass overwrite=True to replace it)")
-        if not dest.parent.is_dir():
+        if not _probe(dest.parent, Path.is_dir):
             raise ValidationError("path", f"{dest.parent} is not a directory")
         tmp = dest.with_name(f".{dest.name}.{uuid.uuid4().hex}.partial")
         try:
@@ -68,7 +77,7 @@ class SQLiteBackup(SQLiteCrypto):
             with tmp.open("rb+") as fh:
                 os.fsync(fh.fileno())
             os.replace(tmp, dest)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             raise StorageError(f"cannot back up {self.path} to {dest}: {exc}") from exc
         finally:
             with contextlib.suppress(FileNotFoundError):
@@ -88,7 +97,7 @@ class SQLiteBackup(SQLiteCrypto):
         transaction: other connections see the old store or the restored one.
         """
         src_path = Path(source)
-        if not src_path.is_file():
+        if not _probe(src_path, Path.is_file):
             raise ValidationError("path", f"{src_path} is not a file")
         try:
             src = sqlite3.connect(f"file:{quote(str(src_path))}?mode=ro", uri=True)
