@@ -19,6 +19,7 @@ call escaped or took longer than ``--max-seconds`` (default 1.0).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -275,12 +276,22 @@ def calls(
     for label, doc in hostile_documents():
         d = doc
         yield "import_data(document)", label, lambda d=d: m.import_data(d, merge=True)
+    for label, value in [*hostile_ids(), ("too long a path", "x" * 5000), ("a directory", "/")]:
+        v = value
+        yield "backup(path)", label, lambda v=v: mem.backup(v)
+        yield "export_to(path)", label, lambda v=v: m.export_to(v)
+        yield "restore(path)", label, lambda v=v: mem.restore(v)
+        yield "change_passphrase", label, lambda v=v: mem.change_passphrase(b"x" if v == "" else 3)
+        yield "manage.on_memory_added", label, lambda v=v: m.on_memory_added(v)
     for label, opt in [
         ("unknown option", {"bogus": 1}),
         ("surrogate store", {"store_name": "\ud800"}),
         ("NUL store", {"store_name": "a\x00b"}),
         ("path traversal", {"store_name": "../../x"}),
         ("surrogate path", {"path": "/tmp/\ud800.sqlite"}),
+        ("surrogate passphrase", {"storage": "memory", "encryption_passphrase": "\ud800"}),
+        ("bad key storage", {"storage": "memory", "encryption_passphrase": "x", "key_storage": "disk"}),
+        ("passphrase not text", {"storage": "memory", "encryption_passphrase": b"x"}),
     ]:
         o = opt
         yield "LokulMem(options)", label, lambda o=o: LokulMem(**o).init()
@@ -292,8 +303,11 @@ def run(mem: LokulMem, *, big_mb: float = 10.0) -> Report:
     if len(ids) < 50:
         raise ValueError("the hostile run needs a store with at least 50 active memories")
     report = Report()
-    for entry, case, call in calls(mem, ids[0], big_mb, iter(ids[1:])):
-        _attempt(report, entry, case, call)
+    # Hostile text is also tried as a path (backup, restore): a scratch working directory
+    # keeps what a valid relative path writes out of the caller's directory.
+    with tempfile.TemporaryDirectory() as scratch, contextlib.chdir(scratch):
+        for entry, case, call in calls(mem, ids[0], big_mb, iter(ids[1:])):
+            _attempt(report, entry, case, call)
     return report
 
 

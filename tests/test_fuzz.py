@@ -13,6 +13,7 @@ number run is printed by ``pytest -s``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -172,6 +173,10 @@ ENTRY_POINTS: dict[
         },
     ),
     "manage.export": (lambda m: m.manage().export, {"include_embeddings": flag}),
+    "manage.export_to": (
+        lambda m: m.manage().export_to,
+        {"path": st.one_of(junk, st.just("/nonexistent/d/x.json")), "include_embeddings": flag},
+    ),
     "manage.import_data": (
         lambda m: m.manage().import_data,
         {
@@ -206,7 +211,13 @@ ENTRY_POINTS: dict[
 @pytest.fixture(scope="module")
 def fuzz_mem(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -> Iterator[LokulMem]:
     path = tmp_path_factory.mktemp("fuzz") / "store.sqlite"
-    with LokulMem(path=path, embedder=embedder, clock=ManualClock(), executor="inline") as mem:
+    # Drawn text can be a valid relative path: backup() and export_to() then write
+    # there, so the working directory is a scratch one, never the repository.
+    scratch = tmp_path_factory.mktemp("cwd")
+    with (
+        contextlib.chdir(scratch),
+        LokulMem(path=path, embedder=embedder, clock=ManualClock(), executor="inline") as mem,
+    ):
         for line in ("I live in Berlin.", "My sister Maya is a pianist.", "I love strong black coffee."):
             mem.learn(line)
         yield mem

@@ -53,6 +53,7 @@ COVERED_BY = {
     "storage/location.py": "test_hygiene.py",
     "storage/sealing.py": "test_encryption.py",
     "storage/sqlite_backup.py": "test_backup.py",
+    "storage/sqlite_stream.py": "test_streaming.py",
     "storage/sqlite_crypto.py": "test_encryption.py",
     "storage/sqlite_fts.py": "test_encryption.py",
     "records/memory.py": "test_storage.py",

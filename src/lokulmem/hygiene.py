@@ -17,16 +17,20 @@ call them, so one rule holds everywhere:
   naming the argument.  An id that could never have been issued is a caller's
   bug, not a lookup that finds nothing.
 * **Numbers** must be finite (``nan`` and ``inf`` are refused).
+* **Paths** (backups, streamed exports) are text the OS and SQLite can open:
+  no NUL, encodable as UTF-8.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
+from pathlib import Path
 
 from .errors import ValidationError
 
-__all__ = ["check_finite", "check_id", "check_text", "clean_text", "is_clean"]
+__all__ = ["check_finite", "check_id", "check_path", "check_text", "clean_text", "is_clean"]
 
 #: Characters removed from free text (see the module docstring).
 _REMOVED = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
@@ -79,3 +83,21 @@ def check_finite(name: str, value: float) -> float:
     if not math.isfinite(value):
         raise ValidationError(name, f"must be a finite number, got {value!r}")
     return value
+
+
+def check_path(name: str, value: object) -> Path:
+    """``value`` as a file path: ``str`` or ``os.PathLike`` text, not empty, no NUL,
+    encodable as UTF-8 (what SQLite and the OS accept), else ``ValidationError``."""
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise ValidationError(name, f"must be a str or os.PathLike, got {type(value).__name__}")
+    text = os.fspath(value)
+    if not isinstance(text, str) or "\x00" in text or not text.strip():
+        raise ValidationError(name, "must be a non-empty path without NUL")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError(name, "must be encodable as UTF-8") from None
+    path = Path(text)
+    if not path.name:
+        raise ValidationError(name, f"must name a file, got {text!r}")
+    return path

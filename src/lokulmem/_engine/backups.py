@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import StorageError, ValidationError
+from ..hygiene import check_path
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -14,22 +14,9 @@ if TYPE_CHECKING:
 __all__ = ["run_backup", "run_restore"]
 
 
-def _path(value: object) -> Path:
-    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
-        raise ValidationError("path", f"must be a str or os.PathLike, got {type(value).__name__}")
-    text = os.fspath(value)
-    if not isinstance(text, str) or "\x00" in text or not text.strip():
-        raise ValidationError("path", "must be a non-empty path without NUL")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationError("path", "must be encodable as UTF-8") from None
-    return Path(text)
-
-
 def run_backup(engine: Engine, path: object, *, overwrite: object = False) -> Path:
     """See ``LokulMem.backup``."""
-    target = _path(path)
+    target = check_path("path", path)
     if not isinstance(overwrite, bool):
         raise ValidationError("overwrite", "must be True or False")
     backup = getattr(engine.storage, "backup_to", None)
@@ -42,7 +29,7 @@ def run_backup(engine: Engine, path: object, *, overwrite: object = False) -> Pa
 
 def run_restore(engine: Engine, path: object, *, passphrase: object = None) -> None:
     """See ``LokulMem.restore``."""
-    source = _path(path)
+    source = check_path("path", path)
     if passphrase is not None and (not isinstance(passphrase, str) or not passphrase):
         raise ValidationError("passphrase", "must be a non-empty string or None")
     restore = getattr(engine.storage, "restore_from", None)

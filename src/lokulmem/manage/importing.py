@@ -18,15 +18,15 @@ from ..transfer import ExportDocument, ParsedPack, parse_document
 from ._base import (
     _STRATEGIES,
     ConflictStrategy,
-    PanelBase,
 )
 from .import_export import Audit, Tally, embed_export, write_export
 from .import_pack import PackGate, dedup_keys, pack_memories, write_pack
+from .streaming import Streaming, starts_line_layout
 
 __all__ = ["Importing"]
 
 
-class Importing(PanelBase):
+class Importing(Streaming):
     """Import of lokulmem exports and HOM memory packs, in one transaction."""
 
     def _load(self, data: object) -> tuple[object, str | None]:
@@ -107,6 +107,13 @@ class Importing(PanelBase):
             if not isinstance(quality_threshold, (int, float)) or not 0 <= quality_threshold <= 1:
                 raise ValidationError("quality_threshold", "must be a number in [0, 1]")
             threshold = float(quality_threshold)
+        if isinstance(data, os.PathLike) and starts_line_layout(Path(data)):
+            return self._import_lines(
+                Path(data),
+                replace=not merge if merge is not None else True,
+                strategy=conflict_strategy,
+                origin=origin or str(data),
+            )
         doc, file_origin = self._load(data)
         parsed = parse_document(doc, strict=strict)
         _check_lengths(parsed, self._engine.config.max_message_chars)

@@ -99,6 +99,7 @@ class AsyncManager:
     merge = async_twin(Manager.merge)
     stats = async_twin(Manager.stats)
     export = async_twin(Manager.export)
+    export_to = async_twin(Manager.export_to)
     export_to_markdown = async_twin(Manager.export_to_markdown)
     get_bridge_events = async_twin(Manager.get_bridge_events)
     import_data = async_twin(Manager.import_data)

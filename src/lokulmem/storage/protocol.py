@@ -121,6 +121,9 @@ class Storage(Protocol):
     def data_version(self) -> int:
         """Changes whenever another connection commits (``PRAGMA data_version``)."""
 
+    def updated_stamp(self, table: str, row_id: str) -> int | None:
+        """When the episode, cluster or edge ``row_id`` of ``table`` last changed (None: absent)."""
+
     def refresh_search_index(self) -> None:
         """Rebuild any search index kept in memory, after another connection wrote
         (an encrypted SQLite store's full-text index); a no-op elsewhere."""

@@ -36,11 +36,12 @@ from .sqlite_rows import (
     row_to_memory,
     vec_to_blob,
 )
+from .sqlite_stream import SQLiteStream
 
 __all__ = ["SQLiteStorage"]
 
 
-class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup):
+class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
     """The default :class:`~lokulmem.storage.Storage`.
 
     ``path=":memory:"`` gives a private in-memory store.  The connection is

@@ -80,7 +80,7 @@ class SQLiteBackup(SQLiteCrypto):
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(f"cannot back up {self.path} to {dest}: {exc}") from exc
         finally:
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(OSError):
                 tmp.unlink()
         return dest
 

@@ -14,12 +14,18 @@ from ..records import (
 )
 from .sqlite_base import SQLiteBase
 from .sqlite_rows import (
-    blob_to_vec,
+    CLUSTER_COLUMNS,
+    EPISODE_COLUMNS,
+    row_to_cluster,
     row_to_edge,
+    row_to_episode,
     vec_to_blob,
 )
 
 __all__ = ["SQLiteGraph"]
+
+#: The column that says when a row of each graph table last changed (import conflicts).
+_STAMPS = {"episodes": "ended_at", "clusters": "last_recomputed", "edges": "last_updated"}
 
 
 class SQLiteGraph(SQLiteBase):
@@ -41,24 +47,9 @@ class SQLiteGraph(SQLiteBase):
 
     def all_episodes(self) -> list[Episode]:
         with self._lock:
-            rows = self._c.execute(
-                "SELECT id, summary, embedding, memories_extracted, started_at, ended_at, turn_count, "
-                "emotional_valence, topics FROM episodes ORDER BY started_at, id"
-            ).fetchall()
-        return [
-            Episode(
-                id=r[0],
-                summary=self._sealer.open(r[1], f"episodes.summary:{r[0]}"),
-                embedding=blob_to_vec(r[2]),
-                memories_extracted=tuple(json.loads(r[3])),
-                started_at=r[4],
-                ended_at=r[5],
-                turn_count=r[6],
-                emotional_valence=r[7],
-                topics=tuple(json.loads(self._sealer.open(r[8], f"episodes.topics:{r[0]}"))),
-            )
-            for r in rows
-        ]
+            query = f"SELECT {EPISODE_COLUMNS} FROM episodes ORDER BY started_at, id"
+            rows = self._c.execute(query).fetchall()
+        return [row_to_episode(r, self._sealer) for r in rows]
 
     def put_episode(self, episode: Episode) -> None:
         with self.transaction():
@@ -132,19 +123,8 @@ class SQLiteGraph(SQLiteBase):
 
     def all_clusters(self) -> list[Cluster]:
         with self._lock:
-            rows = self._c.execute(
-                "SELECT id, centroid, member_ids, label, last_recomputed FROM clusters ORDER BY id"
-            ).fetchall()
-        return [
-            Cluster(
-                id=r[0],
-                centroid=blob_to_vec(r[1]),
-                member_ids=tuple(json.loads(r[2])),
-                label=self._sealer.open(r[3], f"clusters.label:{r[0]}"),
-                last_recomputed=r[4],
-            )
-            for r in rows
-        ]
+            rows = self._c.execute(f"SELECT {CLUSTER_COLUMNS} FROM clusters ORDER BY id").fetchall()
+        return [row_to_cluster(r, self._sealer) for r in rows]
 
     def put_cluster(self, cluster: Cluster) -> None:
         with self.transaction():
@@ -159,6 +139,14 @@ class SQLiteGraph(SQLiteBase):
                     cluster.last_recomputed,
                 ),
             )
+
+    def updated_stamp(self, table: str, row_id: str) -> int | None:
+        """When the episode (``ended_at``), cluster (``last_recomputed``) or edge
+        (``last_updated``) ``row_id`` last changed, or None if there is none."""
+        column = _STAMPS[table]  # KeyError for any other table: never user input
+        with self._lock:
+            row = self._c.execute(f"SELECT {column} FROM {table} WHERE id = ?", (row_id,)).fetchone()
+        return None if row is None else int(row[0])
 
     # bridge events --------------------------------------------------------
 

@@ -11,13 +11,18 @@ import numpy as np
 import numpy.typing as npt
 
 from ..records import (
+    Cluster,
     Edge,
+    Episode,
     Memory,
     QualityWalls,
 )
 from .sealing import PLAIN, SEALED_FIELDS, Sealer
 
 __all__ = [
+    "CLUSTER_COLUMNS",
+    "EDGE_COLUMNS",
+    "EPISODE_COLUMNS",
     "INSERT",
     "ORDER_COLUMNS",
     "SELECT",
@@ -26,7 +31,9 @@ __all__ = [
     "WORD",
     "blob_to_vec",
     "memory_to_row",
+    "row_to_cluster",
     "row_to_edge",
+    "row_to_episode",
     "row_to_memory",
     "vec_to_blob",
 ]
@@ -210,4 +217,38 @@ def row_to_edge(r: Sequence[Any], sealer: Sealer = PLAIN) -> Edge:
         shared_entities=tuple(json.loads(sealer.open(r[4], f"edges.shared_entities:{r[0]}"))),
         created_at=r[5],
         last_updated=r[6],
+    )
+
+
+#: The ``episodes`` columns :func:`row_to_episode` reads, in order.
+EPISODE_COLUMNS = (
+    "id, summary, embedding, memories_extracted, started_at, ended_at, turn_count, emotional_valence, topics"
+)
+#: The ``clusters`` columns :func:`row_to_cluster` reads, in order.
+CLUSTER_COLUMNS = "id, centroid, member_ids, label, last_recomputed"
+#: The ``edges`` columns :func:`row_to_edge` reads, in order.
+EDGE_COLUMNS = "id, from_id, to_id, weight, shared_entities, created_at, last_updated"
+
+
+def row_to_episode(r: Sequence[Any], sealer: Sealer = PLAIN) -> Episode:
+    return Episode(
+        id=r[0],
+        summary=sealer.open(r[1], f"episodes.summary:{r[0]}"),
+        embedding=blob_to_vec(r[2]),
+        memories_extracted=tuple(json.loads(r[3])),
+        started_at=r[4],
+        ended_at=r[5],
+        turn_count=r[6],
+        emotional_valence=r[7],
+        topics=tuple(json.loads(sealer.open(r[8], f"episodes.topics:{r[0]}"))),
+    )
+
+
+def row_to_cluster(r: Sequence[Any], sealer: Sealer = PLAIN) -> Cluster:
+    return Cluster(
+        id=r[0],
+        centroid=blob_to_vec(r[1]),
+        member_ids=tuple(json.loads(r[2])),
+        label=sealer.open(r[3], f"clusters.label:{r[0]}"),
+        last_recomputed=r[4],
     )

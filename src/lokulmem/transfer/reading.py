@@ -33,6 +33,9 @@ __all__ = [
     "ExportDocument",
     "PackEntry",
     "ParsedPack",
+    "cluster_from_json",
+    "edge_from_json",
+    "episode_from_json",
     "memory_from_json",
     "parse_document",
 ]
@@ -262,7 +265,7 @@ def memory_from_json(obj: object, path: str, dimension: int | None = None) -> Me
     )
 
 
-def _episode_from_json(obj: object, path: str, dimension: int | None) -> Episode:
+def episode_from_json(obj: object, path: str, dimension: int | None) -> Episode:
     r = _Reader(obj, path)
     return Episode(
         id=r.str_("id", required=True, nonempty=True),
@@ -277,7 +280,7 @@ def _episode_from_json(obj: object, path: str, dimension: int | None) -> Episode
     )
 
 
-def _cluster_from_json(obj: object, path: str, dimension: int | None) -> Cluster:
+def cluster_from_json(obj: object, path: str, dimension: int | None) -> Cluster:
     r = _Reader(obj, path)
     return Cluster(
         id=r.str_("id", required=True, nonempty=True),
@@ -288,7 +291,7 @@ def _cluster_from_json(obj: object, path: str, dimension: int | None) -> Cluster
     )
 
 
-def _edge_from_json(obj: object, path: str) -> Edge:
+def edge_from_json(obj: object, path: str) -> Edge:
     r = _Reader(obj, path)
     return Edge(
         id=r.str_("id", required=True, nonempty=True),
@@ -322,12 +325,12 @@ def _parse_export(doc: Mapping[str, Any]) -> ExportDocument:
     return ExportDocument(
         memories=memories,
         episodes=tuple(
-            _episode_from_json(e, f"episodes[{i}]", dim) for i, e in enumerate(_list(doc, "episodes"))
+            episode_from_json(e, f"episodes[{i}]", dim) for i, e in enumerate(_list(doc, "episodes"))
         ),
         clusters=tuple(
-            _cluster_from_json(c, f"clusters[{i}]", dim) for i, c in enumerate(_list(doc, "clusters"))
+            cluster_from_json(c, f"clusters[{i}]", dim) for i, c in enumerate(_list(doc, "clusters"))
         ),
-        edges=tuple(_edge_from_json(e, f"edges[{i}]") for i, e in enumerate(_list(doc, "edges"))),
+        edges=tuple(edge_from_json(e, f"edges[{i}]") for i, e in enumerate(_list(doc, "edges"))),
         store_name=top.str_("store_name"),
         embedding_model=model,
     )
