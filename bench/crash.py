@@ -14,7 +14,9 @@ clustering pass), then checks the store:
 * ``PRAGMA integrity_check`` is ``ok`` and the full-text index agrees with
   its table (FTS5 ``integrity-check``, plain stores);
 * every acknowledged write is there: a learned or imported memory exists
-  unless a later acknowledged delete removed it, a deleted one does not;
+  unless a later delete was attempted on it (the writer logs its intent before
+  each delete: one killed after its commit but before its acknowledgement may
+  or may not have happened), and an acknowledged delete is not undone;
 * no memory is half-written: each row has its vector, its ``memory_types``
   rows and its full-text row; no ``memory_types`` or edge row points at a
   missing memory;
@@ -80,6 +82,10 @@ def writer(store: Path, acks: Path, seed: int, encrypted: bool) -> None:
             elif op == "bulk" and known:
                 pick = rng.sample(known, min(len(known), rng.randint(1, 5)))
                 action = rng.choice(["archive_many", "pin_many", "delete_many"])
+                if action == "delete_many":
+                    # Intent first: a delete that commits but is killed before its
+                    # acknowledgement may or may not have happened.
+                    _ack(out, "deleting", pick)
                 getattr(m, action)(pick)
                 if action == "delete_many":
                     known = [k for k in known if k not in pick]
@@ -125,9 +131,10 @@ def _expected(acks: Path) -> tuple[set[str], set[str], list[str]]:
             deleted.difference_update(rec["ids"])
             if rec["op"] == "learn" and rec["ids"]:
                 notes.append(rec["note"])
-        elif rec["op"] == "delete":
-            deleted.update(rec["ids"])
+        elif rec["op"] in ("delete", "deleting"):  # an attempted delete lifts the promise
             present.difference_update(rec["ids"])
+            if rec["op"] == "delete":
+                deleted.update(rec["ids"])
     return present, deleted, notes
 
 

@@ -94,19 +94,14 @@ class Importing(Streaming):
         first problem and changes nothing; with ``strict=False`` malformed
         pack entries are reported in ``rejected`` instead.
         """
-        if merge is not None and not isinstance(merge, bool):
-            raise ValidationError("merge", "must be true, false or None")
-        if conflict_strategy not in _STRATEGIES:
-            raise ValidationError("conflict_strategy", f"must be one of {list(_STRATEGIES)}")
-        if origin is not None and not isinstance(origin, str):
-            raise ValidationError("origin", "must be a string")
-        if not isinstance(trust_sources, bool):
-            raise ValidationError("trust_sources", "must be true or false")
-        threshold = self._engine.config.import_quality_threshold
-        if quality_threshold is not None:
-            if not isinstance(quality_threshold, (int, float)) or not 0 <= quality_threshold <= 1:
-                raise ValidationError("quality_threshold", "must be a number in [0, 1]")
-            threshold = float(quality_threshold)
+        threshold = _check_import_args(
+            self._engine.config.import_quality_threshold,
+            merge,
+            conflict_strategy,
+            origin,
+            trust_sources,
+            quality_threshold,
+        )
         if isinstance(data, os.PathLike) and starts_line_layout(Path(data)):
             return self._import_lines(
                 Path(data),
@@ -185,3 +180,31 @@ def _check_lengths(parsed: ExportDocument | ParsedPack, limit: int) -> None:
     for item, text in texts:
         if len(text) > limit:
             raise ImportFormatError(item, f"is {len(text):,} characters; max_message_chars is {limit:,}")
+
+
+def _check_import_args(
+    default_threshold: float,
+    merge: object,
+    strategy: object,
+    origin: object,
+    trust_sources: object,
+    quality_threshold: object,
+) -> float:
+    """The options of ``import_data()`` checked (typed errors naming them); the quality threshold."""
+    if merge is not None and not isinstance(merge, bool):
+        raise ValidationError("merge", "must be true, false or None")
+    if strategy not in _STRATEGIES:
+        raise ValidationError("conflict_strategy", f"must be one of {list(_STRATEGIES)}")
+    if origin is not None and not isinstance(origin, str):
+        raise ValidationError("origin", "must be a string")
+    if not isinstance(trust_sources, bool):
+        raise ValidationError("trust_sources", "must be true or false")
+    if quality_threshold is None:
+        return default_threshold
+    if (
+        not isinstance(quality_threshold, (int, float))
+        or isinstance(quality_threshold, bool)
+        or not 0 <= quality_threshold <= 1
+    ):
+        raise ValidationError("quality_threshold", "must be a number in [0, 1]")
+    return float(quality_threshold)

@@ -13,6 +13,7 @@ from .._engine.unit import Changes
 from ..errors import ImportFormatError, StorageError, ValidationError
 from ..hygiene import check_path
 from ..records import ImportResult, Memory
+from ..storage.sqlite_stream import StoreSnapshot
 from ..transfer import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
@@ -63,44 +64,15 @@ class Streaming(PanelBase):
             raise StorageError("this storage backend cannot stream an export")
         self._engine.ensure()
         tmp = dest.with_name(f".{dest.name}.{uuid.uuid4().hex}.partial")
-        count = 0
         try:
             with snapshot() as snap, tmp.open("w", encoding="utf-8") as out:
-
-                def memories() -> Iterator[dict[str, Any]]:
-                    nonlocal count
-                    for page in snap.memory_pages(STREAM_BATCH):
-                        count += len(page)
-                        yield from (memory_to_json(m, include_embedding=include_embeddings) for m in page)
-
-                header = _header(
-                    self._store_name, self._now, snap.meta("embedding_model"), include_embeddings
-                )
-                header["embedding_dimension"] = (
-                    self._engine.embedder.dimension if include_embeddings else None
-                )
+                counted: list[int] = []
                 write_lines(
                     out,
-                    header,
-                    [
-                        ("memories", memories()),
-                        (
-                            "episodes",
-                            (
-                                episode_to_json(e, include_embedding=include_embeddings)
-                                for e in snap.episodes()
-                            ),
-                        ),
-                        (
-                            "clusters",
-                            (
-                                cluster_to_json(c, include_embedding=include_embeddings)
-                                for c in snap.clusters()
-                            ),
-                        ),
-                        ("edges", (edge_to_json(e) for page in snap.edge_pages(STREAM_BATCH) for e in page)),
-                    ],
+                    _export_header(snap, self, include_embeddings),
+                    _sections(snap, include_embeddings, counted),
                 )
+                count = sum(counted)
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(tmp, dest)
@@ -152,14 +124,34 @@ class Streaming(PanelBase):
         engine.emit_stats()
 
 
-def _header(store: str, now: int, model: str | None, include: bool) -> dict[str, Any]:
+def _export_header(snap: StoreSnapshot, panel: PanelBase, include: bool) -> dict[str, Any]:
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
-        "exported_at": now,
-        "store_name": store,
-        "embedding_model": model if include else None,
+        "exported_at": panel._now,
+        "store_name": panel._store_name,
+        "embedding_model": snap.meta("embedding_model") if include else None,
+        "embedding_dimension": panel._engine.embedder.dimension if include else None,
     }
+
+
+def _sections(
+    snap: StoreSnapshot, include: bool, counted: list[int]
+) -> list[tuple[str, Iterator[dict[str, Any]]]]:
+    """The four record lists, read page by page as they are written; ``counted``
+    gets each memory page's size."""
+
+    def memories() -> Iterator[dict[str, Any]]:
+        for page in snap.memory_pages(STREAM_BATCH):
+            counted.append(len(page))
+            yield from (memory_to_json(m, include_embedding=include) for m in page)
+
+    return [
+        ("memories", memories()),
+        ("episodes", (episode_to_json(e, include_embedding=include) for e in snap.episodes())),
+        ("clusters", (cluster_to_json(c, include_embedding=include) for c in snap.clusters())),
+        ("edges", (edge_to_json(e) for page in snap.edge_pages(STREAM_BATCH) for e in page)),
+    ]
 
 
 def _check_header(header: dict[str, Any], now: int, origin: str | None) -> Audit:
