@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from ._async import async_twin
-from ._engine.backups import run_backup, run_restore
+from ._engine.backups import run_backup, run_change_passphrase, run_restore
 from ._engine.build import build_engine as _build_engine
 from ._engine.build import shared_minilm
 from ._engine.compacting import with_compaction
@@ -376,7 +376,7 @@ class LokulMem:
         :class:`~lokulmem.EncryptionError` for a storage backend without
         encryption; on any failure the store is left as it was.
         """
-        self._engine.change_passphrase(new_passphrase)
+        run_change_passphrase(self._engine, new_passphrase)
 
 
 class AsyncLokulMem:

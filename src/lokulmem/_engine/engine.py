@@ -25,7 +25,7 @@ from ..clock import Clock
 from ..config import Config
 from ..contradiction import Candidate
 from ..embedding import Embedder
-from ..errors import EncryptionError, MemoryNotFoundError, StoreClosedError, ValidationError
+from ..errors import MemoryNotFoundError, StoreClosedError
 from ..events import EventBus
 from ..extraction import PROTOTYPES
 from ..extraction.attributes import Attribute
@@ -421,18 +421,6 @@ class Engine:
         return done, (time.perf_counter() - t0) * 1000
 
     augment = run_augment
-
-    def change_passphrase(self, new_passphrase: object) -> None:
-        """See ``LokulMem.change_passphrase``."""
-        if new_passphrase is not None and (not isinstance(new_passphrase, str) or not new_passphrase):
-            raise ValidationError("new_passphrase", "must be a non-empty string, or None to decrypt")
-        rekey = getattr(self.storage, "change_passphrase", None)
-        if rekey is None:
-            raise EncryptionError("this storage backend has no encryption at rest")
-        with self.lock:
-            self.ensure()
-            rekey(new_passphrase, iterations=self.config.pbkdf2_iterations)
-            self._reload_index()
 
     def set_retention_policy(self, policy: RetentionPolicy) -> RetentionPolicy:
         """Store ``policy`` (one transaction); the sweep applies it."""

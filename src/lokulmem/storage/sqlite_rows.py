@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -78,24 +78,22 @@ _KEY_AT = _COLUMNS.index("key")
 
 
 def _seal_row(row: tuple[Any, ...], sealer: Sealer) -> tuple[Any, ...]:
-    if not sealer.encrypted:
-        return row
-    out = list(row)
-    for i in _SEALED_AT:
-        if out[i] is not None:
-            out[i] = sealer.seal(out[i], f"memories.{_COLUMNS[i]}:{row[0]}")
-    out[_KEY_AT] = sealer.seal_lookup(out[_KEY_AT])
-    return tuple(out)
+    return tuple(_each_sealed(row, sealer.seal, sealer.seal_lookup)) if sealer.encrypted else row
 
 
 def _open_row(row: Sequence[Any], sealer: Sealer) -> Sequence[Any]:
-    if not sealer.encrypted:
-        return row
+    return _each_sealed(row, sealer.open, sealer.open_lookup) if sealer.encrypted else row
+
+
+def _each_sealed(
+    row: Sequence[Any], field: Callable[[str, str], str], lookup: Callable[[str | None], str | None]
+) -> list[Any]:
+    """``row`` with ``field`` applied to each sealed column and ``lookup`` to the key."""
     out = list(row)
     for i in _SEALED_AT:
         if out[i] is not None:
-            out[i] = sealer.open(out[i], f"memories.{_COLUMNS[i]}:{row[0]}")
-    out[_KEY_AT] = sealer.open_lookup(out[_KEY_AT])
+            out[i] = field(out[i], f"memories.{_COLUMNS[i]}:{row[0]}")
+    out[_KEY_AT] = lookup(out[_KEY_AT])
     return out
 
 
