@@ -115,10 +115,12 @@ class Check:
     memories: int = 0
 
 
-def _expected(acks: Path) -> tuple[set[str], set[str], list[str]]:
+def _expected(acks: Path) -> tuple[set[str], set[str], list[tuple[str, list[str]]]]:
+    """The memories that must be there, those that must not, and each acknowledged
+    learn's note with its memory ids."""
     present: set[str] = set()
     deleted: set[str] = set()
-    notes: list[str] = []
+    notes: list[tuple[str, list[str]]] = []
     if not acks.exists():
         return present, deleted, notes
     for line in acks.read_text().splitlines():
@@ -130,7 +132,7 @@ def _expected(acks: Path) -> tuple[set[str], set[str], list[str]]:
             present.update(rec["ids"])
             deleted.difference_update(rec["ids"])
             if rec["op"] == "learn" and rec["ids"]:
-                notes.append(rec["note"])
+                notes.append((rec["note"], rec["ids"]))
         elif rec["op"] in ("delete", "deleting"):  # an attempted delete lifts the promise
             present.difference_update(rec["ids"])
             if rec["op"] == "delete":
@@ -199,12 +201,11 @@ def check_open(store: Path, acks: Path, encrypted: bool, embedder: Any) -> list[
         active = mem.storage.count_memories("active")
         if len(engine.index) != active:
             failures.append(f"index holds {len(engine.index)} vectors for {active} active memories")
-        _, _, notes = _expected(acks)
-        if notes:
-            note = notes[-1]
-            found = [x.content for x in mem.manage().search(note)]
-            if not found:
-                failures.append(f"full-text search misses the acknowledged {note}")
+        present, _, notes = _expected(acks)
+        # The latest acknowledged fact no delete was tried on: search must find it.
+        kept = [note for note, ids in notes if set(ids) <= present]
+        if kept and not mem.manage().search(kept[-1]):
+            failures.append(f"full-text search misses the acknowledged {kept[-1]}")
     return failures
 
 
