@@ -96,16 +96,23 @@ class BruteForceIndex:
             self._ids.pop()
 
     def reset(self, items: Iterable[tuple[str, Vector]]) -> None:
+        # Rows go straight into a matrix grown by doubling: at most about twice the
+        # final index in memory at once (a list of vectors then np.stack held three times).
         ids: list[str] = []
-        vecs: list[Vector] = []
+        mat = np.zeros((64, self.dimension), dtype=np.float32)
         for memory_id, vec in items:
+            if len(ids) == len(mat):
+                grown = np.zeros((2 * len(mat), self.dimension), dtype=np.float32)
+                grown[: len(mat)] = mat
+                mat = grown
+            mat[len(ids)] = self._check(vec)
             ids.append(memory_id)
-            vecs.append(self._check(vec))
         with self._lock:
             cap = max(64, len(ids) + len(ids) // 4)
-            mat = np.zeros((cap, self.dimension), dtype=np.float32)
-            if vecs:
-                mat[: len(vecs)] = np.stack(vecs)
+            if cap != len(mat):
+                sized = np.zeros((cap, self.dimension), dtype=np.float32)
+                sized[: len(ids)] = mat[: len(ids)]
+                mat = sized
             self._mat = mat
             self._ids = ids
             self._row = {m: i for i, m in enumerate(ids)}

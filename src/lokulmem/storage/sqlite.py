@@ -41,6 +41,10 @@ from .sqlite_stream import SQLiteStream
 __all__ = ["SQLiteStorage"]
 
 
+#: Vectors read per query when the index is (re)built.
+_VECTOR_PAGE = 2048
+
+
 class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
     """The default :class:`~lokulmem.storage.Storage`.
 
@@ -250,15 +254,23 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
         return [row_to_memory(r, self._sealer) for r in rows]
 
     def active_vectors(self) -> Iterator[tuple[str, npt.NDArray[np.float32]]]:
-        with self._lock:
-            rows = self._c.execute(
-                "SELECT id, embedding FROM memories "
-                "WHERE status = 'active' AND embedding IS NOT NULL ORDER BY rowid"
-            ).fetchall()
-        for memory_id, blob in rows:
-            vec = blob_to_vec(blob)
-            assert vec is not None
-            yield memory_id, vec
+        """Every active memory's vector, read in pages (keyset by rowid) so the blobs
+        of a large store are never all in memory at once."""
+        last = 0
+        while True:
+            with self._lock:
+                rows = self._c.execute(
+                    "SELECT rowid, id, embedding FROM memories WHERE rowid > ? "
+                    "AND status = 'active' AND embedding IS NOT NULL ORDER BY rowid LIMIT ?",
+                    (last, _VECTOR_PAGE),
+                ).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            for _, memory_id, blob in rows:
+                vec = blob_to_vec(blob)
+                assert vec is not None
+                yield memory_id, vec
 
     def data_version(self) -> int:
         with self._lock:
