@@ -11,7 +11,9 @@ content blocks, FTS5 operators, SQL fragments, wrong types, NaN and huge
 numbers.  Each call must return or raise a :class:`lokulmem.LokulMemError`;
 anything else is an *escape*.  Prints, per entry point, the calls tried,
 the escapes and the slowest call, then a JSON line.  Exit status 1 if any
-call escaped or took longer than ``--max-seconds`` (default 1.0).
+call escaped or took longer than ``--max-seconds`` (default 1.0; calls whose
+work is the whole store by design — ``export_to``, ``backup``, ``restore``,
+``maintenance``, an unlimited ``list()`` — are timed but not held to it).
 
 ``tests/test_hostile.py`` runs the same cases on a small store.
 """
@@ -163,6 +165,13 @@ def hostile_documents() -> list[tuple[str, Any]]:
 
 
 # -- the harness ------------------------------------------------------------------
+
+#: Calls whose work is the whole store by design (a file copy, a full export, the
+#: sweep and clustering, and ``list()`` whose hostile case leaves no limit so returns
+#: every memory): timed and reported, not held to ``--max-seconds``.
+WHOLE_STORE = frozenset(
+    {"export_to(path)", "backup(path)", "restore(path)", "maintenance(sweep)", "list(status)", "list(limit)"}
+)
 
 
 @dataclass
@@ -335,7 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "hostile.sqlite"
         build_store(path, args.memories)
-        with LokulMem(path=path, executor="inline", clock=ManualClock()) as mem:
+        # The default executor: maintenance runs on its background thread, as for a user.
+        with LokulMem(path=path, clock=ManualClock()) as mem:
             report = run(mem, big_mb=args.big_mb)
     for entry, outs in report.by_entry().items():
         worst = max(outs, key=lambda o: o.seconds)
@@ -346,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ESCAPE {o.entry} / {o.case}: {o.escaped}")
     result = summary(report)
     print(json.dumps(result))
-    too_slow = [o for o in report.outcomes if o.seconds > args.max_seconds]
+    too_slow = [o for o in report.outcomes if o.seconds > args.max_seconds and o.entry not in WHOLE_STORE]
     for o in too_slow:
         print(f"SLOW {o.entry} / {o.case}: {o.seconds:.2f} s")
     return 1 if report.escapes or too_slow else 0

@@ -25,7 +25,7 @@ from ..clock import Clock
 from ..config import Config
 from ..contradiction import Candidate
 from ..embedding import Embedder
-from ..errors import MemoryNotFoundError, StoreClosedError
+from ..errors import MemoryNotFoundError, StoreClosedError, ValidationError
 from ..events import EventBus
 from ..extraction import PROTOTYPES
 from ..extraction.attributes import Attribute
@@ -174,6 +174,9 @@ class Engine:
     # -- maintenance -----------------------------------------------------------
     def maintenance(self, *, sweep: bool | None = True, cluster: bool | None = None) -> MaintenanceReport:
         """Run maintenance now, on this thread (see :mod:`lokulmem.maintenance`)."""
+        for name, flag in (("sweep", sweep), ("cluster", cluster)):
+            if flag is not None and not isinstance(flag, bool):
+                raise ValidationError(name, "must be True, False or None")
         with self.lock:  # ready, and in step with other processes' commits
             self.ensure()
             self.sync_index()

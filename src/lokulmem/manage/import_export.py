@@ -124,7 +124,9 @@ def write_export(
     """Write the export inside the caller's transaction, counting in ``tally``; a
     bridge event records it."""
     changes = Changes(reload_index=True, other=True, written=True)
-    before = {m.id for m in storage.list_memories(MemoryQuery(with_embedding=False))}
+    # Every stored id only when replacing (they are deleted unless re-imported); a merge
+    # needs none: whether a record was there is whether it met a stored one below.
+    before = {m.id for m in storage.list_memories(MemoryQuery(with_embedding=False))} if replace else set()
     if replace:
         storage.clear(keep_audit=True)
     existing = {m.id: m for m in storage.get_memories([m.id for m in incoming])}
@@ -138,7 +140,7 @@ def write_export(
                 tally.skipped += 1
                 continue
             storage.update_memory(m)
-        (changes.updated if m.id in before else changes.added).append(m)
+        (changes.updated if old is not None or m.id in before else changes.added).append(m)
         tally.written.append(m.id)
     if replace:
         changes.deleted = sorted(before - set(tally.written))

@@ -108,7 +108,9 @@ def write_pack(
     """Write the pack's memories inside the caller's transaction: a stored memory with
     the same key (or id) is a conflict settled by ``strategy``; a bridge event records it."""
     changes = Changes(reload_index=True, other=True, written=True)
-    before = {m.id for m in storage.list_memories(MemoryQuery(with_embedding=False))}
+    # Every stored id only when replacing (they are deleted unless re-imported); a merge
+    # needs none: whether a record was there is whether it met a stored one below.
+    before = {m.id for m in storage.list_memories(MemoryQuery(with_embedding=False))} if replace else set()
     if replace:
         storage.clear(keep_audit=True)
     by_key = storage.ids_by_key([m.key for _, m in memories if m.key])
@@ -130,7 +132,7 @@ def write_pack(
             storage.update_memory(m)
         else:
             storage.insert_memory(m)
-        (changes.updated if m.id in before else changes.added).append(m)
+        (changes.updated if old is not None or m.id in before else changes.added).append(m)
         tally.written.append(m.id)
     if replace:
         changes.deleted = sorted(before - set(tally.written))

@@ -166,6 +166,10 @@ class _Reader:
             return {}
         if not isinstance(v, Mapping):
             raise self._fail(name, "an object", v)
+        if _depth_over(v, _MAX_METADATA_DEPTH):
+            raise ImportFormatError(
+                f"{self.path}.{name}", f"is nested more than {_MAX_METADATA_DEPTH} levels deep"
+            )
         return dict(v)
 
     def vector(self, name: str, dimension: int | None) -> Vector | None:
@@ -190,6 +194,24 @@ class _Reader:
 
 
 _MISSING = object()
+
+
+#: Nesting an imported ``metadata`` object may have (what lokulmem writes is 2 deep).
+_MAX_METADATA_DEPTH = 16
+
+
+def _depth_over(value: object, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects deeper than ``limit`` (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, Mapping) else node if isinstance(node, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children)
+    return False
 
 
 def _describe(value: object) -> str:
