@@ -282,6 +282,7 @@ class Queries(PanelBase):
             would_inject=result.debug.injected,
             estimated_tokens=result.debug.tokens_used,
             context=result.context,
+            evidence=result.debug.evidence,
         )
 
     # -- analytics ----------------------------------------------------------------

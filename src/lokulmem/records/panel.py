@@ -9,6 +9,7 @@ from typing import Literal
 from ..config.parts import check_count, check_nonneg, check_unit
 from ..errors import ConfigError
 from .memory import Memory
+from .recall import EvidenceCard
 from .results import InjectedMemory
 
 __all__ = [
@@ -98,6 +99,8 @@ class InjectionPreview:
     estimated_tokens: int
     #: The memory block text that would be prepended ("" when nothing).
     context: str = ""
+    #: An evidence card per memory that would be injected, in order.
+    evidence: tuple[EvidenceCard, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,24 +1,23 @@
-"""The ``lokulmem`` command.
+"""``lokulmem demo``: two scripted sessions three days apart, then a question.
 
-lokulmem demo [--path FILE] [--keep]   play two sessions into a fresh store and explain
-lokulmem --version
+Shows what was learned from each sentence, the contradictions resolved, and
+the messages ``augment()`` builds with each injected memory's score and reason.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
-from .client import LokulMem
-from .clock import ManualClock, SystemClock
-from .records import LearnResult
-from .storage import default_store_path
+import click
 
-__all__ = ["main"]
+from .. import __version__
+from ..client import LokulMem
+from ..clock import ManualClock, SystemClock
+from ..records import LearnResult
+from ..storage import default_store_path
+
+__all__ = ["DEMO_STORE", "QUESTION", "SESSION_1", "SESSION_2", "demo", "demo_command"]
 
 DEMO_STORE = "lokulmem_demo"
 
@@ -104,21 +103,13 @@ def demo(path: Path | None, keep: bool) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="lokulmem", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"lokulmem {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_demo = sub.add_parser(
-        "demo", help="play two sessions into a fresh store and show what was learned and injected"
-    )
-    p_demo.add_argument("--path", type=Path, help=f"store file (default: the {DEMO_STORE!r} store)")
-    p_demo.add_argument("--keep", action="store_true", help="keep the existing demo store")
-    args = parser.parse_args(argv)
-    if args.command == "demo":
-        return demo(args.path, args.keep)
-    parser.error(f"unknown command {args.command}")  # pragma: no cover - argparse catches it
-    return 2  # pragma: no cover
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+@click.command("demo")
+@click.option(
+    "--path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help=f"Store file (default: the {DEMO_STORE!r} store).",
+)
+@click.option("--keep", is_flag=True, help="Keep the existing demo store instead of starting afresh.")
+def demo_command(path: Path | None, keep: bool) -> None:
+    """Play two sessions into a fresh store and show what was learned and injected."""
+    demo(path, keep)
