@@ -54,8 +54,9 @@ def test_the_readme_command_lines_run(
     import json
     import shlex
 
-    from lokulmem.cli import main
     from test_cli_commands import TRANSCRIPT
+
+    from lokulmem.cli import main
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     block = readme[readme.index("## From the command line") :]

@@ -19,7 +19,7 @@ import click
 
 from .. import __version__
 from ..errors import LokulMemError
-from . import conversation, memories, store
+from . import conversation, memories, serve, store
 from .common import EXIT_ERROR
 from .demo import DEMO_STORE, QUESTION, SESSION_1, SESSION_2, demo, demo_command
 from .doctor import doctor_command
@@ -54,6 +54,7 @@ for command in (
     *memories.COMMANDS,
     *store.COMMANDS,
     doctor_command,
+    *serve.COMMANDS,
 ):
     cli.add_command(command)
 

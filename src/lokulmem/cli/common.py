@@ -19,19 +19,17 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-import numpy as np
 from rich.console import Console
 
 from ..client import LokulMem
-from ..records import Memory
 from ..storage import default_store_path
-from ..transfer.writing import memory_to_json
+from ..transfer.writing import record_to_json
 
 __all__ = [
     "EXIT_ERROR",
@@ -40,7 +38,6 @@ __all__ = [
     "StoreMissingError",
     "Target",
     "emit",
-    "jsonable",
     "open_store",
     "store_options",
 ]
@@ -134,31 +131,9 @@ def open_store(target: Target, *, create: bool = False, **options: Any) -> Itera
         memory.close()
 
 
-def jsonable(obj: Any) -> Any:
-    """A JSON-ready copy of a record: dataclasses as objects (a memory as in an
-    export, without its vector), vectors left out."""
-    if isinstance(obj, Memory):
-        return memory_to_json(obj, include_embedding=False)
-    if isinstance(obj, np.ndarray):
-        return None
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {
-            f.name: jsonable(getattr(obj, f.name))
-            for f in dataclasses.fields(obj)
-            if not f.name.endswith("embedding")
-        }
-    if isinstance(obj, Mapping):
-        return {str(k): jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple, set, frozenset)):
-        return [jsonable(v) for v in obj]
-    if isinstance(obj, (np.floating, np.integer)):
-        return obj.item()
-    return obj
-
-
 def emit(target: Target, data: Any, render: Callable[[Console], None]) -> None:
     """``data`` as JSON on stdout with ``--json``, else ``render`` draws it."""
     if target.as_json:
-        sys.stdout.write(json.dumps(jsonable(data), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps(record_to_json(data), ensure_ascii=False, indent=2) + "\n")
     else:
         render(target.console())

@@ -29,6 +29,7 @@ __all__ = [
     "episode_to_json",
     "export_document",
     "memory_to_json",
+    "record_to_json",
     "to_markdown",
 ]
 
@@ -169,3 +170,25 @@ def to_markdown(memories: Sequence[Memory], config: Config, *, now_ms: int) -> s
     if len(lines) == 2:
         lines += ["*No memories.*", ""]
     return "\n".join(lines)
+
+
+def record_to_json(obj: Any) -> Any:
+    """A JSON-ready copy of a record: dataclasses as objects (a memory as in an
+    export, without its vector), vectors left out."""
+    if isinstance(obj, Memory):
+        return memory_to_json(obj, include_embedding=False)
+    if isinstance(obj, np.ndarray):
+        return None
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {
+            f.name: record_to_json(getattr(obj, f.name))
+            for f in dataclasses.fields(obj)
+            if not f.name.endswith("embedding")
+        }
+    if isinstance(obj, Mapping):
+        return {str(k): record_to_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return [record_to_json(v) for v in obj]
+    if isinstance(obj, (np.floating, np.integer)):
+        return obj.item()
+    return obj
