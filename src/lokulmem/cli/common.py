@@ -126,6 +126,8 @@ def open_store(target: Target, *, create: bool = False, **options: Any) -> Itera
         raise StoreMissingError(f"no store at {location} (lokulmem learn, import or restore creates one)")
     memory = LokulMem(path=location, encryption_passphrase=_passphrase(target), **options)
     try:
+        with target.progress_console().status("opening the store and loading the model"):
+            memory.init()
         yield memory
     finally:
         memory.close()

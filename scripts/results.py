@@ -1,0 +1,148 @@
+"""Benchmark and evaluation figures for the docs site: record them, then plot them.
+
+    python scripts/results.py record     # runs the commands below, writes docs/data/results.json
+    python scripts/results.py plot       # docs/images/*.png and the table in docs/results.md
+
+``record`` runs each command in ``COMMANDS`` from the repository root and keeps
+its last output line (every bench and eval prints its figures as one JSON
+object there), with the command, the date and the commit.  ``plot`` needs
+matplotlib (not a lokulmem dependency) and only reads that file, so the
+figures on the site are the ones recorded, never typed in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "docs" / "data" / "results.json"
+IMAGES = ROOT / "docs" / "images"
+PAGE = ROOT / "docs" / "results.md"
+BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
+
+#: name -> command (run with this interpreter from the repository root).
+COMMANDS: dict[str, list[str]] = {
+    "core": ["bench/bench_core.py", "--sizes", "1000", "3000", "10000", "--runs", "30"],
+    "retrieval": ["-m", "eval.retrieval"],
+    "knowledge_update": ["-m", "eval.knowledge_update"],
+    "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
+}
+
+
+def record(names: list[str]) -> None:
+    data: dict[str, Any] = json.loads(DATA.read_text()) if DATA.exists() else {}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    for name in names or list(COMMANDS):
+        argv = [sys.executable, *COMMANDS[name]]
+        print("running", " ".join(COMMANDS[name]), flush=True)
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=True)
+        last = [line for line in done.stdout.splitlines() if line.startswith("{")][-1]
+        data[name] = {
+            "command": "python " + " ".join(COMMANDS[name]),
+            "date": dt.date.today().isoformat(),
+            "commit": commit.stdout.strip(),
+            "result": json.loads(last),
+        }
+    DATA.parent.mkdir(parents=True, exist_ok=True)
+    DATA.write_text(json.dumps(data, indent=1) + "\n")
+    print("wrote", DATA)
+
+
+def _plot_core(core: dict[str, Any]) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = core["result"]["results"]
+    sizes = [r["n"] for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 3.6), dpi=110)
+    for key, label in (("learn", "learn()"), ("augment", "augment()")):
+        ax.plot(sizes, [r[f"{key}_p50_ms"] for r in rows], marker="o", label=f"{label} p50")
+        ax.plot(sizes, [r[f"{key}_p95_ms"] for r in rows], marker=".", linestyle="--", label=f"{label} p95")
+    ax.set_xscale("log")
+    ax.set_xlabel("memories in the store")
+    ax.set_ylabel("ms per call")
+    ax.set_title(f"Core loop latency ({core['date']}, {core['commit']})")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = IMAGES / "bench-core.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def _table(data: dict[str, Any]) -> str:
+    lines = ["| Figure | Value | Command | Recorded |", "|---|---|---|---|"]
+    for name, entry in data.items():
+        result = entry["result"]
+        for label, value in _figures(name, result):
+            lines.append(f"| {label} | {value} | `{entry['command']}` | {entry['date']}, {entry['commit']} |")
+    return "\n".join(lines)
+
+
+def _figures(name: str, result: dict[str, Any]) -> list[tuple[str, str]]:
+    if name == "core":
+        out = []
+        for r in result["results"]:
+            both = f"{r['learn_p50_ms']:.1f} / {r['augment_p50_ms']:.1f} ms"
+            out.append((f"learn() / augment() p50 at {r['n']:,}", both))
+            out.append((f"bytes per memory at {r['n']:,}", f"{r['bytes_per_memory']:,}"))
+            out.append((f"cold init at {r['n']:,}", f"{r['cold_init_total_ms']:,.0f} ms"))
+        return out
+    flat = dict(_leaves(result, ""))
+    return [(f"{name}: {k}", f"{v:.3g}" if isinstance(v, float) else str(v)) for k, v in sorted(flat.items())]
+
+
+#: Parts of an evaluation's JSON that are detail, not figures (counts by outcome,
+#: the forced variant beside the product one, the options it ran with).
+SKIPPED_KEYS = frozenset({"outcomes", "team_forced", "config_overrides", "misses"})
+
+
+def _leaves(value: Any, path: str) -> list[tuple[str, float]]:
+    """Every number in ``value`` with its dotted path (file names and wrappers dropped)."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, (int, float)):
+        return [(path, value)]
+    if isinstance(value, dict):
+        out: list[tuple[str, float]] = []
+        for key, item in value.items():
+            if key in SKIPPED_KEYS:
+                continue
+            step = "" if key in ("sets",) or key.endswith((".json", ".jsonl")) else key
+            out += _leaves(item, ".".join(p for p in (path, step) if p))
+        return out
+    return []
+
+
+def plot() -> None:
+    data = json.loads(DATA.read_text())
+    if "core" in data:
+        print("wrote", _plot_core(data["core"]))
+    page = PAGE.read_text()
+    head, rest = page.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    PAGE.write_text(f"{head}{BEGIN}\n{_table(data)}\n{END}{tail}")
+    print("wrote", PAGE)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("record", "plot"):
+        print(__doc__)
+        return 2
+    if argv[0] == "record":
+        record(argv[1:])
+    else:
+        plot()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
