@@ -39,6 +39,7 @@ def test_prd_defaults() -> None:
     assert c.reinforcement_step == 0.3 and c.max_strength == 3.0
     assert c.fade_threshold == 0.1 and c.purge_after_days == 30
     assert c.hnsw_threshold == 3000 and c.embedding_cache_size == 1000
+    assert Config().hnsw_threshold == 20_000  # tuned: docs/tuning.md entry 28
     assert c.context_window_size == 4096 and c.response_buffer == 512
     assert c.lambdas["identity"] == 0.0001 and c.lambdas["temporal"] == 0.02
     assert "used to" in c.temporal_markers and "gave up" in c.temporal_markers

@@ -51,6 +51,7 @@ COVERED_BY = {
     "extraction/quality.py": "test_transfer.py",
     "extraction/valence.py": "extraction/test_analysis.py",
     "index/brute.py": "test_index.py",
+    "index/hnsw.py": "test_routed.py",
     "maintenance.py": "test_lifecycle.py",
     "manage/_base.py": "test_manage.py",
     "manage/import_export.py": "test_transfer.py",

@@ -198,7 +198,9 @@ def test_the_pipeline_in_debug_is_what_ran(mem: LokulMem) -> None:
     ]  # fmt: skip
     assert all(s.ms >= 0 for s in d.stages)
     stage = {s.name: s for s in d.stages}
-    assert stage["mode-selection"].detail == f"exact search over {d.searched} vectors"
+    assert stage["mode-selection"].detail == (
+        f"exact search over {d.searched} vectors: below hnsw_threshold (20000)"
+    )
     assert stage["packaging"].counts["injected"] == len(d.injected)
     assert stage["audit"].counts["considered"] == stage["ranking"].counts["ranked"]
     assert sum(d.excluded.values()) == stage["audit"].counts["excluded"]

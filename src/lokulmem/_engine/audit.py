@@ -90,7 +90,7 @@ def debug_record(
         candidates=candidates,
         tokens_used=tokens_used,
         tokens_available=available,
-        retrieval_strategy="brute-force",
+        retrieval_strategy="hnsw" if engine.index.strategy == "hnsw" else "brute-force",
         search_mode=engine.index.search_mode,
         embedding_latency_ms=clock.ms("embed"),
         retrieval_latency_ms=clock.ms("mode-selection", "candidates", "scoring", "ranking", "relevance"),

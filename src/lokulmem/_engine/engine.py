@@ -10,6 +10,7 @@ injects).  Every write goes through :meth:`Engine.commit` (one unit of work,
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -29,7 +30,7 @@ from ..errors import MemoryNotFoundError, StoreClosedError, ValidationError
 from ..events import EventBus
 from ..extraction import PROTOTYPES
 from ..extraction.attributes import Attribute
-from ..index import BruteForceIndex
+from ..index import AnnSettings, RoutedIndex
 from ..maintenance import holder_id, read_retention, run_maintenance, write_retention
 from ..pairhead import PairHead, load_head
 from ..records import (
@@ -88,7 +89,7 @@ class Engine:
         self.events = events
         self.token_counter = token_counter
         self.default_session = default_session or f"session-{uuid.uuid4()}"
-        self.index = BruteForceIndex(embedder.dimension)
+        self.index = RoutedIndex(embedder.dimension, ann_settings(config, build_async=executor == "thread"))
         self.lock = threading.RLock()
         self.sessions = Sessions(capacity=config.session_cache_size, window=config.session_sentence_window)
         # Cleared whenever another process commits (see sync_index); our own commits update it.
@@ -364,7 +365,9 @@ class Engine:
 
     def stats(self) -> MemoryStats:
         with self.reading():
-            return build_stats(self.storage, self.config, self.clock.now_ms())
+            return dataclasses.replace(
+                build_stats(self.storage, self.config, self.clock.now_ms()), search_index=self.index.profile()
+            )
 
     def embed(self, texts: Sequence[str]) -> list[Vector]:
         """Vectors for ``texts`` in batches of ``embedding_batch_size``."""
@@ -445,3 +448,20 @@ class Engine:
             self.ensure()
             found = end_sessions(self, [sid], self.clock.now_ms())
         return found[0] if found else None
+
+
+def ann_settings(config: Config, *, build_async: bool) -> AnnSettings:
+    """What the search index reads from the config (``build_async``: build and
+    recalibrate the HNSW graph on a background thread)."""
+    return AnnSettings(
+        threshold=config.hnsw_threshold,
+        connectivity=config.hnsw_connectivity,
+        expansion_add=config.hnsw_ef_construction,
+        expansion_search=config.hnsw_ef_search,
+        dtype=config.ann_dtype,
+        candidate_pool=config.ann_candidate_pool,
+        min_recall=config.ann_min_recall,
+        calibration_samples=config.ann_calibration_samples,
+        recalibrate_share=config.ann_recalibrate_share,
+        build_async=build_async,
+    )

@@ -219,9 +219,29 @@ class Config:
     #: ``developer-message`` (OpenAI's developer role) or ``user-turn-prefix``
     #: (front of the user's message; see ``lokulmem.split_system`` for Anthropic).
     injection_mode: InjectionMode = "prepend-system"
-    #: Reserved for the ANN index (PRD §11): search will switch to it above this many
-    #: vectors.  Not read yet: every search is exact today, whatever the value.
-    hnsw_threshold: int = posint(3000)
+    #: Above this many vectors an HNSW graph is built (``lokulmem[ann]``; PRD §11: 3,000)
+    #: and, once calibrated, search takes its candidates and reranks them exactly
+    #: (``lokulmem.index.routed``).  Below it, or without usearch, search is exact:
+    #: exact search is faster up to about 20k vectors (docs/tuning.md entry 28).
+    hnsw_threshold: int = posint(20_000)
+    #: HNSW links per node, ``M`` (PRD §11: 16).
+    hnsw_connectivity: int = posint(16)
+    #: HNSW candidate list while inserting, ``ef_construction`` (PRD §11: 200).
+    hnsw_ef_construction: int = posint(200)
+    #: HNSW candidate list while searching, ``ef_search`` (PRD §11: 50).
+    hnsw_ef_search: int = posint(50)
+    #: How the graph stores vectors: ``f32``, ``f16`` (half the memory) or ``i8``;
+    #: the exact float32 rerank restores the order either way.
+    ann_dtype: str = "f16"
+    #: Candidates taken from the graph and reranked with the exact vectors (at least k).
+    ann_candidate_pool: int = posint(100)
+    #: Recall@10 against exact search, measured on stored vectors, that the approximate
+    #: path must show before it serves (HOM ``blocked_threshold_missing`` until then).
+    ann_min_recall: float = unit(0.98)
+    #: Stored vectors searched both ways to measure that recall.
+    ann_calibration_samples: int = posint(200)
+    #: Share of the index added or removed since the last calibration that triggers another.
+    ann_recalibrate_share: float = unit(0.2)
 
     # --- session compaction (HOM) ---
     #: Share of the history budget the recent turns keep verbatim.
@@ -482,6 +502,8 @@ class Config:
             raise ConfigError(
                 "injection_mode", f"unknown mode {self.injection_mode!r} (use one of {list(INJECTION_MODES)})"
             )
+        if self.ann_dtype not in ("f32", "f16", "i8"):
+            raise ConfigError("ann_dtype", f"unknown dtype {self.ann_dtype!r} (use 'f32', 'f16' or 'i8')")
         if self.multi_type_lambda not in ("min", "max", "mean"):
             raise ConfigError("multi_type_lambda", f"unknown rule {self.multi_type_lambda!r}")
         if not isinstance(self.user_label, str) or not self.user_label.strip():
@@ -564,6 +586,7 @@ class Config:
             context_once=False,
             context_vector_weight=0.0,
             contradiction_classifier=False,
+            hnsw_threshold=3000,
         )
         return from_options(base, changes)
 

@@ -128,6 +128,17 @@ class BruteForceIndex:
             order = top[np.argsort(-sims[top], kind="stable")]
             return [SearchHit(self._ids[i], float(sims[i])) for i in order]
 
+    def snapshot(self) -> tuple[list[str], Vector]:
+        """Every id and a copy of its vector, row for row (for building another index)."""
+        with self._lock:
+            n = len(self._ids)
+            return list(self._ids), self._mat[:n].copy()
+
+    def vectors(self, ids: Sequence[str]) -> Vector:
+        """The stored vectors of ``ids`` (each must be present), row for row."""
+        with self._lock:
+            return self._mat[[self._row[i] for i in ids]].copy()
+
     def similarities(self, query: Vector, ids: Sequence[str]) -> list[float]:
         """Cosine of ``query`` with each id (0.0 for ids not in the index)."""
         q = self._check(query)

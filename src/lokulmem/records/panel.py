@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from ..config.parts import check_count, check_nonneg, check_unit
 from ..errors import ConfigError
@@ -132,6 +132,9 @@ class MemoryStats:
     storage_used_bytes: int
     #: Distinct conversation ids across all memories.
     conversation_count: int
+    #: The vector search index: size, HNSW graph, calibration, the mode searches take
+    #: and why (``lokulmem.index.routed.RoutedIndex.profile``).
+    search_index: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,0 +1,110 @@
+"""Approximate nearest neighbours: an HNSW graph (``usearch``) keyed by memory id.
+
+Only candidates come from here: :class:`~lokulmem.index.routed.RoutedIndex`
+reranks them with the exact float32 vectors, and decides whether this index
+may be used at all (its calibration).  The graph stores vectors quantised to
+``dtype`` (``f16`` by default: half the memory of float32, and the exact
+rerank restores the order).  Needs the ``ann`` extra (``pip install
+'lokulmem[ann]'``); :func:`available` says whether it is installed.  Import
+``onnxruntime`` before ``usearch`` in your own code too: the other order makes
+onnxruntime crash when it loads the embedding model (usearch 2.26,
+onnxruntime 1.32), so this module always does.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["HnswIndex", "available"]
+
+Vector = npt.NDArray[np.float32]
+Matrix = npt.NDArray[np.float32]
+
+
+def _import_usearch() -> Any:
+    # onnxruntime first: with usearch 2.26 loaded before it, creating the embedding
+    # model's InferenceSession segfaults (onnxruntime 1.32; the other order is fine).
+    import onnxruntime  # noqa: F401  # load order, see above
+    import usearch.index
+
+    return usearch.index
+
+
+def available() -> bool:
+    """Whether ``usearch`` can be imported."""
+    try:
+        _import_usearch()
+    except ImportError:
+        return False
+    return True
+
+
+class HnswIndex:
+    """HNSW over cosine similarity; ids are memory ids (mapped to integer keys)."""
+
+    def __init__(
+        self, dimension: int, *, connectivity: int, expansion_add: int, expansion_search: int, dtype: str
+    ) -> None:
+        self.dimension = dimension
+        self._index: Any = _import_usearch().Index(
+            ndim=dimension,
+            metric="cos",
+            dtype=dtype,
+            connectivity=connectivity,
+            expansion_add=expansion_add,
+            expansion_search=expansion_search,
+        )
+        self._key: dict[str, int] = {}
+        self._id: dict[int, str] = {}
+        self._next = 0
+        self._lock = threading.RLock()
+
+    def __len__(self) -> int:
+        return len(self._key)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._key
+
+    def add_many(self, ids: Sequence[str], vectors: Matrix) -> None:
+        """Add (or replace) ``ids`` with the rows of ``vectors``."""
+        if not ids:
+            return
+        with self._lock:
+            for memory_id in ids:
+                self._drop(memory_id)
+            keys = np.arange(self._next, self._next + len(ids), dtype=np.uint64)
+            self._next += len(ids)
+            self._index.add(keys, np.ascontiguousarray(vectors, dtype=np.float32))
+            for memory_id, key in zip(ids, keys.tolist(), strict=True):
+                self._key[memory_id] = key
+                self._id[key] = memory_id
+
+    def add(self, memory_id: str, vector: Vector) -> None:
+        self.add_many([memory_id], np.asarray(vector, dtype=np.float32).reshape(1, -1))
+
+    def remove(self, memory_id: str) -> None:
+        with self._lock:
+            self._drop(memory_id)
+
+    def _drop(self, memory_id: str) -> None:
+        key = self._key.pop(memory_id, None)
+        if key is not None:
+            del self._id[key]
+            self._index.remove(key)
+
+    def candidates(self, query: Vector, count: int) -> list[str]:
+        """Up to ``count`` ids near ``query`` (approximate, best first)."""
+        with self._lock:
+            if not self._key or count <= 0:
+                return []
+            found = self._index.search(np.asarray(query, dtype=np.float32), min(count, len(self._key)))
+            return [self._id[k] for k in np.asarray(found.keys).tolist() if k in self._id]
+
+    def memory_bytes(self) -> int:
+        """What the graph and its vectors take in memory."""
+        return int(self._index.memory_usage)

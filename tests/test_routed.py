@@ -1,0 +1,150 @@
+"""The routed search index: HOM search modes, calibration that blocks or allows the
+approximate path, and an HNSW graph kept in step with adds, removes and reloads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from lokulmem import LokulMem
+from lokulmem.index import AnnSettings, RoutedIndex
+from lokulmem.index import routed as routed_module
+from lokulmem.index.hnsw import available
+
+if not available():  # imports onnxruntime before usearch (see lokulmem.index.hnsw)
+    pytest.skip("usearch is not installed", allow_module_level=True)
+
+Matrix = npt.NDArray[np.float32]
+DIM = 64
+
+
+def settings(**changes: object) -> AnnSettings:
+    base: dict[str, object] = dict(
+        threshold=500,
+        connectivity=16,
+        expansion_add=64,
+        expansion_search=50,
+        dtype="f16",
+        candidate_pool=100,
+        min_recall=0.98,
+        calibration_samples=100,
+        recalibrate_share=0.2,
+        build_async=False,
+    )
+    base.update(changes)
+    return AnnSettings(**base)  # type: ignore[arg-type]  # test helper over keyword fields
+
+
+def clustered(n: int, seed: int = 0) -> Matrix:
+    """Normalised vectors around 40 centres: the shape sentence embeddings have."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((40, DIM)).astype(np.float32)
+    x = centres[rng.integers(0, 40, n)] + 0.35 * rng.standard_normal((n, DIM)).astype(np.float32)
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+def uniform(n: int, seed: int = 0) -> Matrix:
+    x = np.random.default_rng(seed).standard_normal((n, DIM)).astype(np.float32)
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+def filled(vectors: Matrix, **changes: object) -> RoutedIndex:
+    index = RoutedIndex(DIM, settings(**changes))
+    index.reset((f"m{i}", v) for i, v in enumerate(vectors))
+    return index
+
+
+def test_below_the_threshold_search_is_exact_and_says_why() -> None:
+    index = filled(clustered(100))
+    assert index.choose() == ("exact", "below hnsw_threshold (500)")
+    assert index.profile()["ann"] == "none"
+
+
+def test_a_calibrated_graph_serves_candidates_reranked_exactly() -> None:
+    vectors = clustered(3000)
+    index = filled(vectors)
+    profile = index.profile()
+    assert profile["ann"] == "built" and profile["ann_vectors"] == 3000
+    assert profile["calibration"]["recall"] >= 0.98 and profile["calibration"]["samples"] == 100
+    mode, reason = index.choose()
+    assert mode == "hybrid_candidate_exact_rerank" and "≥ 0.98" in reason
+    assert index.strategy == "hnsw"
+    rng = np.random.default_rng(1)
+    queries = vectors[:50] + 0.2 * rng.standard_normal((50, DIM)).astype(np.float32)
+    overlap = [
+        len({h.id for h in index.search(q, 10)} & {h.id for h in index.exact.search(q, 10)}) / 10
+        for q in queries
+    ]
+    assert np.mean(overlap) >= 0.97
+    hit = index.search(queries[0], 10)
+    assert [h.similarity for h in hit] == sorted((h.similarity for h in hit), reverse=True)  # exact rerank
+
+
+def test_calibration_below_the_bar_blocks_the_approximate_path() -> None:
+    # Uniform vectors in 64 dimensions and a narrow graph: the hybrid path misses neighbours.
+    vectors = uniform(3000)
+    index = filled(vectors, connectivity=4, expansion_search=10, candidate_pool=10)
+    calibration = index.profile()["calibration"]
+    assert calibration["recall"] < 0.98
+    mode, reason = index.choose()
+    assert mode == "blocked_threshold_missing" and "exact search serves" in reason
+    q = uniform(1, seed=3)[0]
+    assert [h.id for h in index.search(q, 10)] == [h.id for h in index.exact.search(q, 10)]
+    assert index.strategy == "brute-force"
+
+
+def test_the_graph_follows_adds_removes_and_reloads_without_a_rebuild() -> None:
+    vectors = clustered(1200)
+    index = filled(vectors)
+    graph = index._ann
+    assert graph is not None
+    index.remove("m0")
+    index.add("new", vectors[0])
+    assert "m0" not in graph and "new" in graph and len(graph) == 1200
+    # A reload (another process committed): ten gone, ten changed, ten new.
+    rows = {f"m{i}": v for i, v in enumerate(vectors) if i >= 10}
+    rows["new"] = vectors[0]
+    for i in range(10, 20):
+        rows[f"m{i}"] = vectors[i + 500]
+    for i in range(10):
+        rows[f"later{i}"] = vectors[i + 700]
+    index.reset(rows.items())
+    assert index._ann is graph and len(graph) == len(rows)
+    assert not any(f"m{i}" in graph for i in range(1, 10))
+    hits = [h.id for h in index.search(vectors[510], 5)]
+    assert hits[0] in {"m10", "m510"}  # m10 now holds m510's vector
+
+
+def test_enough_change_recalibrates() -> None:
+    vectors = clustered(1500)
+    index = filled(vectors[:1000])
+    first = index.profile()["calibration"]
+    for i in range(1000, 1250):  # 25% of the index: over the 20% share
+        index.add(f"m{i}", vectors[i])
+    index.choose()
+    second = index.profile()["calibration"]
+    assert first["size"] == 1000 and second["size"] == 1250
+    assert index.profile()["changes_since_calibration"] == 0
+
+
+def test_without_usearch_search_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(routed_module, "available", lambda: False)
+    index = filled(clustered(800))
+    assert index.choose() == ("exact", "usearch is not installed (lokulmem[ann])")
+
+
+def test_the_debug_record_and_stats_show_the_mode(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem(hnsw_threshold=30, hnsw_ef_construction=64)
+    for i in range(40):
+        mem.learn(f"My friend number {i} lives in city {i} and loves sport {i}.")
+    stats = mem.manage().stats().search_index
+    assert stats["ann"] == "built" and stats["calibration"]["recall"] >= 0.98
+    result = mem.augment("Where does my friend number 7 live?", debug=True)
+    assert result.debug is not None
+    assert result.debug.search_mode == "hybrid_candidate_exact_rerank"
+    assert result.debug.retrieval_strategy == "hnsw"
+    stage = next(s for s in result.debug.stages if s.name == "mode-selection")
+    assert "calibrated recall@10" in stage.detail
