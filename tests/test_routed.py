@@ -148,3 +148,16 @@ def test_the_debug_record_and_stats_show_the_mode(make_mem: Callable[..., LokulM
     assert result.debug.retrieval_strategy == "hnsw"
     stage = next(s for s in result.debug.stages if s.name == "mode-selection")
     assert "calibrated recall@10" in stage.detail
+
+
+def test_a_failed_build_leaves_exact_search_serving(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: object, ids: object, vectors: object) -> None:
+        raise MemoryError("no room for the graph")
+
+    monkeypatch.setattr(routed_module.HnswIndex, "add_many", broken)
+    index = filled(clustered(800))
+    assert index.choose() == ("exact", "the HNSW build failed: no room for the graph")
+    q = clustered(1, seed=5)[0]
+    assert [h.id for h in index.search(q, 5)] == [h.id for h in index.exact.search(q, 5)]
+    index.add("another", q)  # no retry on every add
+    assert index.profile()["ann"] == "none"

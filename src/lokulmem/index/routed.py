@@ -25,6 +25,7 @@ one reach ``ann_recalibrate_share`` of the index.  ``profile()`` reports it
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -38,6 +39,8 @@ from .brute import BruteForceIndex, SearchHit
 from .hnsw import HnswIndex, available
 
 __all__ = ["AnnSettings", "Calibration", "RoutedIndex", "SearchMode"]
+
+logger = logging.getLogger(__name__)
 
 Vector = npt.NDArray[np.float32]
 SearchMode = Literal["exact", "blocked_threshold_missing", "hybrid_candidate_exact_rerank"]
@@ -89,6 +92,7 @@ class RoutedIndex:
         self._calibration: Calibration | None = None
         self._changes = 0
         self._recalibrating = False
+        self._failed = ""  # why a build failed (no retry: exact search serves)
         self._lock = threading.RLock()
         self.mode: SearchMode = "exact"
         self.reason = "no search yet"
@@ -159,6 +163,8 @@ class RoutedIndex:
         if n < s.threshold:
             return "exact", f"below hnsw_threshold ({s.threshold})"
         if self._ann is None:
+            if self._failed:
+                return "exact", self._failed
             why = (
                 "the HNSW index is building" if self._building else "usearch is not installed (lokulmem[ann])"
             )
@@ -208,7 +214,12 @@ class RoutedIndex:
 
     def _maybe_build(self) -> None:
         with self._lock:
-            if self._ann is not None or self._building or len(self.exact) < self.settings.threshold:
+            if (
+                self._ann is not None
+                or self._building
+                or self._failed
+                or len(self.exact) < self.settings.threshold
+            ):
                 return
             if not available():
                 return
@@ -219,6 +230,14 @@ class RoutedIndex:
             self._build()
 
     def _build(self) -> None:
+        try:
+            self._build_graph()
+        except Exception as exc:  # any failure: exact search serves, said once
+            logger.warning("HNSW index build failed, exact search serves: %s", exc)
+            with self._lock:
+                self._building, self._failed = False, f"the HNSW build failed: {exc}"
+
+    def _build_graph(self) -> None:
         s = self.settings
         started = time.perf_counter()
         ids, matrix = self.exact.snapshot()
