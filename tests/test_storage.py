@@ -75,6 +75,28 @@ def test_round_trip_every_field(store_path: Path) -> None:
     s.close()
 
 
+def test_touch_writes_only_what_a_retrieval_changes(store_path: Path) -> None:
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    s.insert_memory(_memory())
+    # A touched copy whose other fields were changed too: only the retrieval fields land.
+    touched = _memory(
+        base_strength=1.5, mention_count=3, confidence="high", last_accessed_at=50, last_reinforced=50,
+        updated_at=50, content="ignored", types=("identity",), pinned=False,
+    )  # fmt: skip
+    s.touch_memories([touched])
+    got = s.get_memory("m1")
+    assert got is not None
+    assert (got.base_strength, got.mention_count, got.confidence) == (1.5, 3, "high")
+    assert (got.last_accessed_at, got.last_reinforced, got.updated_at) == (50, 50, 50)
+    assert got.content == "User lives in Berlin." and got.types == ("location",) and got.pinned
+    with pytest.raises(StorageError):
+        s.touch_memories([_memory(id="nope")])
+    again = s.get_memory("m1")
+    assert again is not None and again.same_as(got)  # the failed touch rolled back
+    s.close()
+
+
 def test_wal_indexes_and_named_migrations(store_path: Path) -> None:
     s = SQLiteStorage(store_path)
     s.open(embedding_model=MODEL, dimension=384)

@@ -300,6 +300,8 @@ class Engine:
                     self.storage.insert_memory(m)
                 for m in changes.updated:
                     self.storage.update_memory(m)
+                if changes.touched:
+                    self.storage.touch_memories(changes.touched)
                 self.storage.delete_memories(changes.deleted)
             for ep in changes.episodes:
                 self.storage.put_episode(ep)
@@ -326,6 +328,8 @@ class Engine:
                     self.index.add(m.id, m.embedding)
                 else:
                     self.index.remove(m.id)
+            for m in changes.touched:  # same vector: the index keeps it
+                self.records.put(m)
         if changes.episodes or changes.reload_index:
             self.episodes_cache = None
         if changes.reload_clusters:
@@ -337,7 +341,7 @@ class Engine:
         """The events of a committed :class:`Changes`, in the documented order."""
         for m in changes.added:
             self.events.emit("memory_added", m)
-        for m in changes.updated:
+        for m in (*changes.updated, *changes.touched):
             self.events.emit("memory_updated", m)
         for m in changes.faded:
             self.events.emit("memory_faded", m)

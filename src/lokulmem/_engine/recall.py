@@ -222,7 +222,7 @@ class _Recall:
             return Changes()
         cfg = self.engine.config
         changes = self.engine.apply(
-            Changes(updated=[reinforce(s.memory, self.now, cfg) for s, _ in self.selection.chosen])
+            Changes(touched=[reinforce(s.memory, self.now, cfg) for s, _ in self.selection.chosen])
         )
         self.clock.done("reinforce", reinforced=len(self.selection.chosen))
         return changes

@@ -30,6 +30,9 @@ class Changes:
 
     added: list[Memory] = field(default_factory=list)
     updated: list[Memory] = field(default_factory=list)
+    #: Memories a retrieval reinforced: only strength, mentions, confidence and access
+    #: times changed (a targeted write; the index keeps their vectors).
+    touched: list[Memory] = field(default_factory=list)
     #: Memories the sweep faded (written by the plan; out of the index).
     faded: list[Memory] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
@@ -53,6 +56,7 @@ class Changes:
         return bool(
             self.added
             or self.updated
+            or self.touched
             or self.faded
             or self.deleted
             or self.reload_index

@@ -114,9 +114,12 @@ class RoutedIndex:
         return memory_id in self.exact
 
     def add(self, memory_id: str, vector: Vector) -> None:
+        v = np.asarray(vector, dtype=np.float32).reshape(-1)
         with self._lock:
-            self.exact.add(memory_id, vector)
-            self._changed(memory_id, np.asarray(vector, dtype=np.float32).reshape(-1))
+            if memory_id in self.exact and np.array_equal(self.exact.vectors([memory_id])[0], v):
+                return  # an update that kept the vector (a correction of types, a pin)
+            self.exact.add(memory_id, v)
+            self._changed(memory_id, v)
         self._maybe_build()
 
     def remove(self, memory_id: str) -> None:

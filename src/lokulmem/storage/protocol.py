@@ -204,6 +204,9 @@ class Storage(Protocol):
 
     def release_lease(self, name: str, holder: str) -> None: ...
 
+    def touch_memories(self, memories: Sequence[Memory]) -> None:
+        """Write each memory's strength, mentions, confidence and access times only."""
+
     def mark_faded(self, ids: Sequence[str], now_ms: int) -> None: ...
 
     def max_rowid(self) -> int: ...

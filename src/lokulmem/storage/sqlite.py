@@ -341,6 +341,29 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
                 if mine:
                     self._c.execute("DELETE FROM meta WHERE key = ?", (key,))
 
+    def touch_memories(self, memories: Sequence[Memory]) -> None:
+        """Write only what a retrieval changes on each memory: strength, mentions,
+        confidence and the access times (no vectors, types or full-text rows)."""
+        with self.transaction():
+            cur = self._c.executemany(
+                "UPDATE memories SET base_strength = ?, mention_count = ?, confidence = ?, "
+                "last_accessed_at = ?, last_reinforced = ?, updated_at = ? WHERE id = ?",
+                [
+                    (
+                        m.base_strength,
+                        m.mention_count,
+                        m.confidence,
+                        m.last_accessed_at,
+                        m.last_reinforced,
+                        m.updated_at,
+                        m.id,
+                    )
+                    for m in memories
+                ],
+            )
+            if cur.rowcount != len(memories):
+                raise StorageError(f"{len(memories) - cur.rowcount} of the memories to touch do not exist")
+
     def mark_faded(self, ids: Sequence[str], now_ms: int) -> None:
         """Set ``status="faded"``, ``faded_at`` and ``updated_at`` on active memories among ``ids``."""
         with self.transaction():
