@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import CITIES, NAMES, THINGS  # the same template facts
 
 from lokulmem import Config
-from lokulmem._engine.engine import ann_settings
+from lokulmem._engine.indexing import ann_settings
 from lokulmem.client import shared_minilm
 from lokulmem.index import RoutedIndex
 

@@ -4,6 +4,7 @@ approximate path, and an HNSW graph kept in step with adds, removes and reloads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -161,3 +162,73 @@ def test_a_failed_build_leaves_exact_search_serving(monkeypatch: pytest.MonkeyPa
     assert [h.id for h in index.search(q, 5)] == [h.id for h in index.exact.search(q, 5)]
     index.add("another", q)  # no retry on every add
     assert index.profile()["ann"] == "none"
+
+
+def persisted(vectors: Matrix, path: Path, **changes: object) -> RoutedIndex:
+    index = RoutedIndex(DIM, settings(**changes), persist=path)
+    index.reset((f"m{i}", v) for i, v in enumerate(vectors))
+    return index
+
+
+def test_the_graph_is_saved_beside_the_store_and_reused(tmp_path: Path) -> None:
+    vectors, path = clustered(1500), tmp_path / "store.sqlite.hnsw"
+    first = persisted(vectors, path)
+    assert path.exists() and path.with_name(path.name + ".json").exists()
+    assert first.profile()["restored"] is False
+    second = persisted(vectors, path)  # a later open: nothing changed
+    profile = second.profile()
+    assert profile["restored"] is True and profile["ann_vectors"] == 1500
+    assert profile["calibration"]["recall"] >= 0.98
+    q = vectors[7]
+    assert second.search(q, 1)[0].id == "m7"
+
+
+def test_a_stale_saved_graph_is_brought_up_to_date(tmp_path: Path) -> None:
+    vectors, path = clustered(1500), tmp_path / "store.sqlite.hnsw"
+    persisted(vectors, path)
+    # Another process changed the store meanwhile: ten gone, ten re-embedded, ten new.
+    rows = {f"m{i}": v for i, v in enumerate(vectors) if i >= 10}
+    for i in range(10, 20):
+        rows[f"m{i}"] = vectors[i + 600]
+    extra = clustered(10, seed=9)
+    rows.update({f"new{i}": v for i, v in enumerate(extra)})
+    index = RoutedIndex(DIM, settings(), persist=path)
+    index.reset(rows.items())
+    assert index.profile()["restored"] is True and index.profile()["ann_vectors"] == len(rows)
+    graph = index._ann
+    assert graph is not None and "m0" not in graph and "new3" in graph
+    assert index.search(extra[3], 1)[0].id == "new3"
+    assert index.search(vectors[615], 2)[0].id in {"m15", "m615"}  # m15 now holds m615's vector
+
+
+@pytest.mark.parametrize("damage", ["garbage graph", "missing sidecar", "other settings", "mismatched pair"])
+def test_a_damaged_saved_graph_is_rebuilt(
+    tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    vectors, path = clustered(1200), tmp_path / "store.sqlite.hnsw"
+    persisted(vectors, path)
+    side = path.with_name(path.name + ".json")
+    if damage == "garbage graph":
+        path.write_bytes(b"\x00garbage" * 1000)
+        side.write_text(side.read_text().replace('"graph_bytes": ', '"graph_bytes": 8000, "x": '))
+    elif damage == "missing sidecar":
+        side.unlink()
+    elif damage == "mismatched pair":
+        path.write_bytes(path.read_bytes()[:-100])
+    changes: dict[str, object] = {"connectivity": 8} if damage == "other settings" else {}
+    with caplog.at_level("WARNING", logger="lokulmem.index.routed"):
+        index = persisted(vectors, path, **changes)
+    assert index.profile()["restored"] is False and index.profile()["ann_vectors"] == 1200
+    assert "rebuilding the HNSW index" in caplog.text
+    assert index.search(vectors[5], 1)[0].id == "m5"
+
+
+def test_a_store_saves_its_graph_when_closed(make_mem: Callable[..., LokulMem], tmp_path: Path) -> None:
+    path = tmp_path / "graph.sqlite"
+    mem = make_mem(path=path, hnsw_threshold=30, hnsw_ef_construction=64)
+    for i in range(40):
+        mem.learn(f"My friend number {i} lives in city {i} and loves sport {i}.")
+    mem.close()
+    assert Path(str(path) + ".hnsw").exists()
+    again = make_mem(path=path, hnsw_threshold=30, hnsw_ef_construction=64)
+    assert again.manage().stats().search_index["restored"] is True

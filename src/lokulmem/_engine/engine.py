@@ -30,7 +30,7 @@ from ..errors import MemoryNotFoundError, StoreClosedError, ValidationError
 from ..events import EventBus
 from ..extraction import PROTOTYPES
 from ..extraction.attributes import Attribute
-from ..index import AnnSettings, RoutedIndex
+from ..index import RoutedIndex
 from ..maintenance import holder_id, read_retention, run_maintenance, write_retention
 from ..pairhead import PairHead, load_head
 from ..records import (
@@ -50,6 +50,7 @@ from .args import check_ident, check_str
 from .candidates import stage1
 from .compacting import needs_compaction, run_compact
 from .episodic import end_sessions
+from .indexing import ann_settings, graph_path
 from .learning import run_learn
 from .recall import run_augment
 from .scheduler import Scheduler
@@ -89,7 +90,11 @@ class Engine:
         self.events = events
         self.token_counter = token_counter
         self.default_session = default_session or f"session-{uuid.uuid4()}"
-        self.index = RoutedIndex(embedder.dimension, ann_settings(config, build_async=executor == "thread"))
+        self.index = RoutedIndex(
+            embedder.dimension,
+            ann_settings(config, build_async=executor == "thread"),
+            persist=graph_path(storage),
+        )
         self.lock = threading.RLock()
         self.sessions = Sessions(capacity=config.session_cache_size, window=config.session_sentence_window)
         # Cleared whenever another process commits (see sync_index); our own commits update it.
@@ -158,6 +163,7 @@ class Engine:
         self.scheduler.shutdown()
         with self.lock:
             if not self._closed:
+                self.index.save()  # the HNSW graph, when there is one, beside the store
                 self.storage.close()
                 self._closed = True
                 self._ready = False
@@ -452,20 +458,3 @@ class Engine:
             self.ensure()
             found = end_sessions(self, [sid], self.clock.now_ms())
         return found[0] if found else None
-
-
-def ann_settings(config: Config, *, build_async: bool) -> AnnSettings:
-    """What the search index reads from the config (``build_async``: build and
-    recalibrate the HNSW graph on a background thread)."""
-    return AnnSettings(
-        threshold=config.hnsw_threshold,
-        connectivity=config.hnsw_connectivity,
-        expansion_add=config.hnsw_ef_construction,
-        expansion_search=config.hnsw_ef_search,
-        dtype=config.ann_dtype,
-        candidate_pool=config.ann_candidate_pool,
-        min_recall=config.ann_min_recall,
-        calibration_samples=config.ann_calibration_samples,
-        recalibrate_share=config.ann_recalibrate_share,
-        build_async=build_async,
-    )

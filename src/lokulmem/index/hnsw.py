@@ -13,14 +13,30 @@ onnxruntime 1.32), so this module always does.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["HnswIndex", "available"]
+__all__ = ["HnswIndex", "available", "row_digests"]
+
+#: Version of the graph file and its sidecar; another version is rebuilt.
+FILE_FORMAT = 1
+
+
+def row_digests(ids: Sequence[str], matrix: Matrix) -> dict[str, str]:
+    """A short digest of each id's vector: what a saved graph is checked against."""
+    return {
+        i: hashlib.blake2b(row.tobytes(), digest_size=8).hexdigest()
+        for i, row in zip(ids, np.ascontiguousarray(matrix, dtype=np.float32), strict=True)
+    }
+
 
 Vector = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float32]
@@ -108,3 +124,59 @@ class HnswIndex:
     def memory_bytes(self) -> int:
         """What the graph and its vectors take in memory."""
         return int(self._index.memory_usage)
+
+    def settings(self) -> dict[str, Any]:
+        """What a saved graph must match to be reused."""
+        return {
+            "format": FILE_FORMAT,
+            "dimension": self.dimension,
+            "dtype": str(self._index.dtype).rsplit(".", 1)[-1].lower(),
+            "connectivity": int(self._index.connectivity),
+        }
+
+    def save(self, path: Path, digests: dict[str, str]) -> None:
+        """Write the graph to ``path`` and its ids and vector digests to ``path.json``,
+        each through a temporary file renamed into place (another process may read them)."""
+        with self._lock:
+            graph_tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+            self._index.save(str(graph_tmp))
+            side = {
+                **self.settings(),
+                "graph_bytes": graph_tmp.stat().st_size,
+                "keys": {i: k for i, k in self._key.items()},
+                "digests": {i: digests[i] for i in self._key if i in digests},
+                "next": self._next,
+            }
+        side_tmp = path.with_name(path.name + f".json.{os.getpid()}.tmp")
+        side_tmp.write_text(json.dumps(side))
+        os.replace(graph_tmp, path)
+        os.replace(side_tmp, path.with_name(path.name + ".json"))
+
+    @classmethod
+    def load(cls, path: Path, expected: dict[str, Any], **options: Any) -> tuple[HnswIndex, dict[str, str]]:
+        """A saved graph and the vector digests it was saved with.  ``ValueError`` when
+        the files are missing, damaged, of other settings, or not a pair."""
+        side_path = path.with_name(path.name + ".json")
+        try:
+            side = json.loads(side_path.read_text())
+            size = path.stat().st_size
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"no readable saved graph: {exc}") from None
+        if not isinstance(side, dict) or any(side.get(k) != v for k, v in expected.items()):
+            raise ValueError("the saved graph has other settings")
+        if side.get("graph_bytes") != size:
+            raise ValueError("the graph file and its sidecar do not match")
+        index = cls(
+            expected["dimension"], dtype=expected["dtype"], connectivity=expected["connectivity"], **options
+        )
+        try:
+            index._index.load(str(path))
+        except Exception as exc:  # usearch raises plain RuntimeError/ValueError on a damaged file
+            raise ValueError(f"the graph file is damaged: {exc}") from None
+        keys = {str(i): int(k) for i, k in side["keys"].items()}
+        if len(keys) != len(index._index):
+            raise ValueError("the graph holds another number of vectors than its sidecar")
+        index._key = keys
+        index._id = {k: i for i, k in keys.items()}
+        index._next = int(side["next"])
+        return index, {str(i): str(d) for i, d in side["digests"].items()}

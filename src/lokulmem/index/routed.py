@@ -15,6 +15,12 @@ the difference instead of rebuilding).  Then each search is one of:
 * ``hybrid_candidate_exact_rerank``: ``ann_candidate_pool`` candidates from
   the graph, reranked with the exact float32 vectors.
 
+Persistence: for a store file the graph is saved as ``<store>.hnsw`` with a
+``.json`` sidecar (settings, ids, a digest of each vector) after each build and
+when the store closes.  The next open loads it and applies what changed since
+(another process's writes included); a damaged, mismatched or mostly stale
+file is rebuilt, with a log line, while exact search serves.
+
 Calibration: ``ann_calibration_samples`` stored vectors (a fixed seed) are
 searched both ways; recall@k is the share of the exact top ``k`` that the
 hybrid path returns.  It is recomputed when adds and removes since the last
@@ -30,13 +36,14 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from .brute import BruteForceIndex, SearchHit
-from .hnsw import HnswIndex, available
+from .hnsw import HnswIndex, available, row_digests
 
 __all__ = ["AnnSettings", "Calibration", "RoutedIndex", "SearchMode"]
 
@@ -82,9 +89,11 @@ class Calibration:
 class RoutedIndex:
     """Exact search, or HNSW candidates reranked exactly once calibrated (module doc)."""
 
-    def __init__(self, dimension: int, settings: AnnSettings) -> None:
+    def __init__(self, dimension: int, settings: AnnSettings, *, persist: Path | None = None) -> None:
         self.dimension = dimension
         self.settings = settings
+        #: Where the graph is saved (and its sidecar ``.json``): beside the store file.
+        self.persist = persist
         self.exact = BruteForceIndex(dimension)
         self._ann: HnswIndex | None = None
         self._building = False
@@ -94,6 +103,8 @@ class RoutedIndex:
         self._recalibrating = False
         self._failed = ""  # why a build failed (no retry: exact search serves)
         self._lock = threading.RLock()
+        #: Whether the graph came from the saved file (brought up to date) rather than a build.
+        self.restored = False
         self.mode: SearchMode = "exact"
         self.reason = "no search yet"
         self.build_seconds = 0.0
@@ -240,18 +251,24 @@ class RoutedIndex:
             with self._lock:
                 self._building, self._failed = False, f"the HNSW build failed: {exc}"
 
-    def _build_graph(self) -> None:
+    def _new_graph(self) -> HnswIndex:
         s = self.settings
-        started = time.perf_counter()
-        ids, matrix = self.exact.snapshot()
-        ann = HnswIndex(
+        return HnswIndex(
             self.dimension,
             connectivity=s.connectivity,
             expansion_add=s.expansion_add,
             expansion_search=s.expansion_search,
             dtype=s.dtype,
         )
-        ann.add_many(ids, matrix)
+
+    def _build_graph(self) -> None:
+        started = time.perf_counter()
+        ids, matrix = self.exact.snapshot()
+        ann = self._restored(ids, matrix)
+        if ann is None:
+            ann = self._new_graph()
+            ann.add_many(ids, matrix)
+            self.restored = False
         with self._lock:
             for memory_id, vector in self._pending:
                 if vector is None:
@@ -261,7 +278,47 @@ class RoutedIndex:
             self._pending.clear()
             self._ann, self._building = ann, False
             self.build_seconds = time.perf_counter() - started
+        self.save()
         self.calibrate()
+
+    def _restored(self, ids: list[str], matrix: Vector) -> HnswIndex | None:
+        """The saved graph brought up to date, or None (missing, damaged, other
+        settings, or more than ``REBUILD_SHARE`` of it stale: rebuilt, logged)."""
+        if self.persist is None or not self.persist.exists():
+            return None
+        s = self.settings
+        expected = {**self._new_graph().settings()}
+        try:
+            ann, saved = HnswIndex.load(
+                self.persist, expected, expansion_add=s.expansion_add, expansion_search=s.expansion_search
+            )
+        except ValueError as exc:
+            logger.warning("rebuilding the HNSW index %s: %s", self.persist, exc)
+            return None
+        current = row_digests(ids, matrix)
+        stale = [i for i in saved if current.get(i) != saved[i]]
+        fresh = [j for j, i in enumerate(ids) if saved.get(i) != current[i]]
+        if len(stale) + len(fresh) > REBUILD_SHARE * max(1, len(ids)):
+            logger.info("rebuilding the HNSW index %s: most of it is stale", self.persist)
+            return None
+        for memory_id in stale:
+            ann.remove(memory_id)
+        ann.add_many([ids[j] for j in fresh], matrix[fresh] if fresh else matrix[:0])
+        self.restored = True
+        return ann
+
+    def save(self) -> None:
+        """Write the graph beside the store (no-op without a place or a graph); a
+        failure is logged, never raised: the graph can always be rebuilt."""
+        with self._lock:  # the graph and the digests of one moment
+            ann = self._ann
+            if self.persist is None or ann is None:
+                return
+            ids, matrix = self.exact.snapshot()
+            try:
+                ann.save(self.persist, row_digests(ids, matrix))
+            except (OSError, RuntimeError, ValueError) as exc:
+                logger.warning("could not save the HNSW index to %s: %s", self.persist, exc)
 
     # -- calibration ----------------------------------------------------------------------
     def calibrate(self) -> Calibration | None:
@@ -331,6 +388,7 @@ class RoutedIndex:
                 "ann_vectors": len(self._ann) if self._ann is not None else 0,
                 "ann_memory_bytes": self._ann.memory_bytes() if self._ann is not None else 0,
                 "build_seconds": round(self.build_seconds, 3),
+                "restored": self.restored,
                 "calibration": None
                 if cal is None
                 else {
