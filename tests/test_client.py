@@ -4,6 +4,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import lokulmem
@@ -299,3 +300,16 @@ def test_general_statements_and_hypotheticals_are_not_stored(mem: LokulMem) -> N
     # Tied to the user's world by a date or a relation: kept.
     assert mem.learn("Meeting moved to Friday.").extracted
     assert mem.learn("Sister's birthday is on the 5th.").extracted
+
+
+def test_the_vectors_a_process_holds_are_the_ones_it_stored(make_mem: Callable[..., LokulMem]) -> None:
+    # vector_storage="float16" (default): vectors are rounded as they are made, so the
+    # learned memory, the index and a fresh read of the file agree to the bit.
+    mem = make_mem()
+    learned = mem.learn("I live in Porto.").decisions[0].memory_id
+    assert learned is not None
+    held = mem.engine.index.exact.vectors([learned])[0]
+    stored = mem.storage.get_memory(learned)
+    assert stored is not None and stored.embedding is not None
+    assert np.array_equal(held, stored.embedding)
+    assert np.array_equal(held, held.astype(np.float16).astype(np.float32))

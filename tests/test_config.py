@@ -68,6 +68,9 @@ def test_prd_defaults() -> None:
         ({"custom_types": [{"name": "medical"}]}, "custom_types[0].decay_lambda"),
         ({"custom_types": [{"name": "identity", "decay_lambda": 0.1}]}, "custom_types[0].name"),
         ({"no_such_option": 1}, "no_such_option"),
+        ({"vector_storage": "bfloat16"}, "vector_storage"),
+        ({"ann_dtype": "f64"}, "ann_dtype"),
+        ({"ann_min_recall": 1.5}, "ann_min_recall"),
     ],
 )
 def test_invalid_values_name_the_field(options: dict[str, object], field: str) -> None:

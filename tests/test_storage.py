@@ -14,6 +14,7 @@ from lokulmem import (
     StorageError,
 )
 from lokulmem.storage.migrations import LATEST_VERSION, MIGRATIONS
+from lokulmem.storage.sqlite_rows import vec_to_blob
 
 MODEL = "all-MiniLM-L6-v2-onnx-int8"
 
@@ -95,6 +96,26 @@ def test_touch_writes_only_what_a_retrieval_changes(store_path: Path) -> None:
     again = s.get_memory("m1")
     assert again is not None and again.same_as(got)  # the failed touch rolled back
     s.close()
+
+
+def test_vectors_are_written_as_float16_or_float32_and_both_are_read(store_path: Path) -> None:
+    half = SQLiteStorage(store_path, vector_storage="float16")
+    half.open(embedding_model=MODEL, dimension=384)
+    m = _memory()
+    half.insert_memory(m)
+    blob = half._c.execute("SELECT embedding FROM memories WHERE id = 'm1'").fetchone()[0]
+    assert len(blob) == 1 + 384 * 2  # the tag, then half the bytes
+    got = half.get_memory("m1")
+    assert got is not None and got.embedding is not None and m.embedding is not None
+    assert np.array_equal(got.embedding, m.embedding.astype(np.float16).astype(np.float32))
+    # A row an older (float32) store wrote is read as before.
+    full = vec_to_blob(m.embedding)
+    assert full is not None and len(full) == 384 * 4
+    half._c.execute("UPDATE memories SET embedding = ? WHERE id = 'm1'", (full,))
+    again = half.get_memory("m1")
+    assert again is not None and again.embedding is not None
+    assert np.array_equal(again.embedding, m.embedding)
+    half.close()
 
 
 def test_wal_indexes_and_named_migrations(store_path: Path) -> None:

@@ -40,10 +40,17 @@ def _open_storage(
 ) -> Storage:
     """The storage backend an option names (a file under the user data dir by default)."""
     if storage == "memory":
-        return SQLiteStorage(":memory:", busy_timeout_ms=cfg.busy_timeout_ms, encryption=unlock)
+        return SQLiteStorage(
+            ":memory:",
+            busy_timeout_ms=cfg.busy_timeout_ms,
+            encryption=unlock,
+            vector_storage=cfg.vector_storage,
+        )
     if storage == "sqlite":
         where = store_location(path, store_name)
-        return SQLiteStorage(where, busy_timeout_ms=cfg.busy_timeout_ms, encryption=unlock)
+        return SQLiteStorage(
+            where, busy_timeout_ms=cfg.busy_timeout_ms, encryption=unlock, vector_storage=cfg.vector_storage
+        )
     if isinstance(storage, str):
         raise ConfigError("storage", f"unknown storage {storage!r} (use 'sqlite' or 'memory')")
     if unlock.passphrase is not None:
@@ -104,7 +111,7 @@ def build_engine(
     engine = Engine(
         config=cfg,
         storage=store,
-        embedder=CachedEmbedder(inner, cfg.embedding_cache_size),
+        embedder=CachedEmbedder(inner, cfg.embedding_cache_size, half=cfg.vector_storage == "float16"),
         clock=clock or SystemClock(),
         events=events,
         token_counter=token_counter,

@@ -243,6 +243,11 @@ class Config:
     #: Share of the index added or removed since the last calibration that triggers another.
     ann_recalibrate_share: float = unit(0.2)
 
+    #: How vectors are written to the store: ``float16`` (half the bytes; vectors are
+    #: rounded to float16 precision as they are made, so every process sees the same
+    #: numbers) or ``float32``.  Either reads both (docs/tuning.md entry 29).
+    vector_storage: str = "float16"
+
     # --- session compaction (HOM) ---
     #: Share of the history budget the recent turns keep verbatim.
     compaction_recent_share: float = unit(0.5)
@@ -502,6 +507,10 @@ class Config:
             raise ConfigError(
                 "injection_mode", f"unknown mode {self.injection_mode!r} (use one of {list(INJECTION_MODES)})"
             )
+        if self.vector_storage not in ("float16", "float32"):
+            raise ConfigError(
+                "vector_storage", f"unknown format {self.vector_storage!r} (use 'float16' or 'float32')"
+            )
         if self.ann_dtype not in ("f32", "f16", "i8"):
             raise ConfigError("ann_dtype", f"unknown dtype {self.ann_dtype!r} (use 'f32', 'f16' or 'i8')")
         if self.multi_type_lambda not in ("min", "max", "mean"):
@@ -587,6 +596,7 @@ class Config:
             context_vector_weight=0.0,
             contradiction_classifier=False,
             hnsw_threshold=3000,
+            vector_storage="float32",
         )
         return from_options(base, changes)
 

@@ -24,11 +24,16 @@ def normalise_text(text: str) -> str:
 
 
 class CachedEmbedder:
-    """Wraps an :class:`Embedder`; identical texts are embedded once.  Thread-safe."""
+    """Wraps an :class:`Embedder`; identical texts are embedded once.  Thread-safe.
 
-    def __init__(self, inner: Embedder, size: int = 1000) -> None:
+    ``half=True`` rounds every vector to float16 precision (kept as float32): what a
+    store with ``vector_storage="float16"`` writes, so the vectors in memory, in the
+    index and read back from the file (by any process) are the same numbers."""
+
+    def __init__(self, inner: Embedder, size: int = 1000, *, half: bool = False) -> None:
         self.inner = inner
         self.size = size
+        self.half = half
         self._cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
@@ -66,7 +71,7 @@ class CachedEmbedder:
             vecs = self.inner.embed(todo)
             with self._lock:
                 for key, vec in zip(todo, vecs, strict=True):
-                    vec = np.array(vec, dtype=np.float32)
+                    vec = np.array(np.asarray(vec, dtype=np.float16) if self.half else vec, dtype=np.float32)
                     vec.setflags(write=False)
                     for i in missing[key]:
                         out[i] = vec

@@ -175,15 +175,15 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
             c = self._c
             c.executemany(
                 "UPDATE memories SET embedding = ? WHERE id = ?",
-                [(vec_to_blob(v), i) for i, v in vectors.memories],
+                [(vec_to_blob(v, self._half), i) for i, v in vectors.memories],
             )
             c.executemany(
                 "UPDATE memories SET context_embedding = ? WHERE id = ?",
-                [(vec_to_blob(v), i) for i, v in vectors.contexts],
+                [(vec_to_blob(v, self._half), i) for i, v in vectors.contexts],
             )
             c.executemany(
                 "UPDATE episodes SET embedding = ? WHERE id = ?",
-                [(vec_to_blob(v), i) for i, v in vectors.episodes],
+                [(vec_to_blob(v, self._half), i) for i, v in vectors.episodes],
             )
             c.execute("DELETE FROM clusters")
             c.execute("UPDATE memories SET cluster_id = NULL WHERE cluster_id IS NOT NULL")
@@ -210,7 +210,7 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
     def insert_memory(self, memory: Memory) -> None:
         with self.transaction():
             try:
-                self._c.execute(INSERT, memory_to_row(memory, self._sealer))
+                self._c.execute(INSERT, memory_to_row(memory, self._sealer, self._half))
             except sqlite3.IntegrityError as exc:
                 raise StorageError(f"memory {memory.id!r} cannot be inserted: {exc}") from exc
             self._c.executemany(
@@ -220,7 +220,7 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
 
     def update_memory(self, memory: Memory) -> None:
         with self.transaction():
-            row = memory_to_row(memory, self._sealer)
+            row = memory_to_row(memory, self._sealer, self._half)
             cur = self._c.execute(UPDATE, (*row[1:], memory.id))
             if cur.rowcount != 1:
                 raise StorageError(f"memory {memory.id!r} does not exist")

@@ -25,8 +25,12 @@ class SQLiteBase:
         *,
         busy_timeout_ms: int = 30_000,
         encryption: Unlock | None = None,
+        vector_storage: str = "float32",
     ) -> None:
         self.path = str(path)
+        #: Vectors are written as float16 (``vector_storage="float16"``) or float32;
+        #: both are read (``sqlite_rows.blob_to_vec``).
+        self._half = vector_storage == "float16"
         #: How to open an encrypted store (or create one); no passphrase: a plain store.
         self._unlock = encryption or Unlock()
         self.location = self.path

@@ -59,7 +59,7 @@ class SQLiteGraph(SQLiteBase):
                 (
                     episode.id,
                     self._seal(episode.summary, "episodes", "summary", episode.id),
-                    vec_to_blob(episode.embedding),
+                    vec_to_blob(episode.embedding, self._half),
                     json.dumps(list(episode.memories_extracted)),
                     episode.started_at,
                     episode.ended_at,
@@ -133,7 +133,7 @@ class SQLiteGraph(SQLiteBase):
                 "VALUES (?, ?, ?, ?, ?)",
                 (
                     cluster.id,
-                    vec_to_blob(cluster.centroid),
+                    vec_to_blob(cluster.centroid, self._half),
                     json.dumps(list(cluster.member_ids)),
                     self._seal(cluster.label, "clusters", "label", cluster.id),
                     cluster.last_recomputed,

@@ -59,16 +59,28 @@ INSERT = f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' *
 UPDATE = "UPDATE memories SET " + ", ".join(f"{c} = ?" for c in _COLUMNS[1:]) + " WHERE id = ?"
 
 
-def vec_to_blob(vec: npt.NDArray[np.float32] | None) -> bytes | None:
+#: First byte of a float16 vector blob.  A float32 blob's length is a multiple of 4;
+#: a tagged float16 blob's is odd, so the two never look alike (old stores read as before).
+HALF_TAG = b"\x02"
+
+
+def vec_to_blob(vec: npt.NDArray[np.float32] | None, half: bool = False) -> bytes | None:
+    """A vector as stored: little-endian float32, or ``HALF_TAG`` + float16 (half the bytes)."""
     if vec is None:
         return None
+    if half:
+        return HALF_TAG + np.asarray(vec, dtype="<f2").tobytes()
     return np.asarray(vec, dtype="<f4").tobytes()
 
 
 def blob_to_vec(blob: bytes | None) -> npt.NDArray[np.float32] | None:
+    """A stored vector as float32, whichever way it was written."""
     if blob is None:
         return None
-    vec = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+    if len(blob) % 2 == 1 and blob[:1] == HALF_TAG:
+        vec = np.frombuffer(blob, dtype="<f2", offset=1).astype(np.float32)
+    else:
+        vec = np.frombuffer(blob, dtype="<f4").astype(np.float32)
     vec.setflags(write=False)
     return vec
 
@@ -97,18 +109,18 @@ def _each_sealed(
     return out
 
 
-def memory_to_row(m: Memory, sealer: Sealer = PLAIN) -> tuple[Any, ...]:
+def memory_to_row(m: Memory, sealer: Sealer = PLAIN, half: bool = False) -> tuple[Any, ...]:
     """The ``memories`` row of ``m``, its text fields sealed by ``sealer``."""
-    return _seal_row(_plain_row(m), sealer)
+    return _seal_row(_plain_row(m, half), sealer)
 
 
-def _plain_row(m: Memory) -> tuple[Any, ...]:
+def _plain_row(m: Memory, half: bool) -> tuple[Any, ...]:
     q = m.quality
     return (
         m.id,
         m.content,
         json.dumps(list(m.types)),
-        vec_to_blob(m.embedding),
+        vec_to_blob(m.embedding, half),
         m.cluster_id,
         float(m.base_strength),
         m.confidence,
@@ -148,7 +160,7 @@ def _plain_row(m: Memory) -> tuple[Any, ...]:
         m.faded_at,
         m.source_context,
         m.reply_context,
-        vec_to_blob(m.context_embedding),
+        vec_to_blob(m.context_embedding, half),
         m.event_at,
     )
 
