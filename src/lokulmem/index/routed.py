@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -238,10 +238,14 @@ class RoutedIndex:
             if not available():
                 return
             self._building = True
+        self._start(self._build, "lokulmem-hnsw-build")
+
+    def _start(self, work: Callable[[], None], name: str) -> None:
+        """Run ``work`` on a background thread (thread executor) or now (inline)."""
         if self.settings.build_async:
-            threading.Thread(target=self._build, name="lokulmem-hnsw-build", daemon=True).start()
+            threading.Thread(target=work, name=name, daemon=True).start()
         else:
-            self._build()
+            work()
 
     def _build(self) -> None:
         try:
@@ -363,12 +367,8 @@ class RoutedIndex:
             )
             if due:
                 self._recalibrating = True
-        if not due:
-            return
-        if self.settings.build_async:  # the last profile keeps serving meanwhile
-            threading.Thread(target=self._recalibrate, name="lokulmem-hnsw-calibrate", daemon=True).start()
-        else:
-            self._recalibrate()
+        if due:  # the last profile keeps serving meanwhile
+            self._start(self._recalibrate, "lokulmem-hnsw-calibrate")
 
     def _recalibrate(self) -> None:
         try:
