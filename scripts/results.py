@@ -28,6 +28,7 @@ BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 #: name -> command (run with this interpreter from the repository root).
 COMMANDS: dict[str, list[str]] = {
     "core": ["bench/bench_core.py", "--sizes", "1000", "3000", "10000", "--runs", "30"],
+    "prd": ["bench/bench_prd.py", "--runs", "50"],
     "retrieval": ["-m", "eval.retrieval"],
     "knowledge_update": ["-m", "eval.knowledge_update"],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
@@ -96,6 +97,8 @@ def _figures(name: str, result: dict[str, Any]) -> list[tuple[str, str]]:
             out.append((f"bytes per memory at {r['n']:,}", f"{r['bytes_per_memory']:,}"))
             out.append((f"cold init at {r['n']:,}", f"{r['cold_init_total_ms']:,.0f} ms"))
         return out
+    if name == "prd":
+        return [(f"PRD §13: {k}", str(v)) for k, v in result["results"].items()]
     flat = dict(_leaves(result, ""))
     return [(f"{name}: {k}", f"{v:.3g}" if isinstance(v, float) else str(v)) for k, v in sorted(flat.items())]
 
