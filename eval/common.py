@@ -5,13 +5,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeVar
 
 from lokulmem import Config, MiniLMEmbedder
 from lokulmem.client import shared_minilm
 
-__all__ = ["add_config_args", "config_label", "config_options", "emit", "model", "overrides", "pct", "table"]
+__all__ = [
+    "add_config_args",
+    "config_label",
+    "config_options",
+    "emit",
+    "model",
+    "overrides",
+    "pct",
+    "progress",
+    "table",
+]
+
+
+T = TypeVar("T")
 
 
 def overrides(items: Sequence[str] | None) -> dict[str, Any]:
@@ -79,3 +92,15 @@ def emit(figures: dict[str, Any]) -> None:
     """The last line of every evaluation: one JSON object with every figure."""
     sys.stdout.flush()
     print(json.dumps(figures, sort_keys=True))
+
+
+def progress(items: Sequence[T], label: str) -> Iterator[T]:
+    """``items`` with a progress bar on stderr (a terminal only: logs stay clean)."""
+    from rich.console import Console
+    from rich.progress import track
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield from items
+        return
+    yield from track(items, description=label, console=console, transient=True)

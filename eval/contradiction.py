@@ -39,7 +39,7 @@ from typing import Any
 
 from lokulmem import LokulMem, ManualClock
 
-from .common import add_config_args, config_label, config_options, emit, model, pct, table
+from .common import add_config_args, config_label, config_options, emit, model, pct, progress, table
 
 TEAM = Path(__file__).resolve().parent / "data" / "contradiction_cases.jsonl"
 
@@ -104,7 +104,7 @@ def binary(pred: Sequence[bool], gold: Sequence[bool]) -> dict[str, float]:
 
 
 def decode(judge: Judge, pairs: Sequence[dict[str, Any]], force: bool) -> dict[str, Any]:
-    results = [judge.run(p["earlier"], p["later"], force=force) for p in pairs]
+    results = [judge.run(p["earlier"], p["later"], force=force) for p in progress(pairs, "judging pairs")]
     figures = binary([r is not None for r in results], [bool(p["contradiction"]) for p in pairs])
     figures["resolutions"] = dict(Counter(r or "none" for r in results))
     return figures

@@ -70,7 +70,7 @@ import numpy as np
 
 from lokulmem import LokulMem, ManualClock, MiniLMEmbedder
 
-from .common import add_config_args, config_label, config_options, emit, model, pct, table
+from .common import add_config_args, config_label, config_options, emit, model, pct, progress, table
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 RETRIEVERS = ("augment", "semantic", "raw-turns")
@@ -205,7 +205,7 @@ def evaluate(
     silent_count: list[int] = []
     replay_s = query_s = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        for n, sample in enumerate(data):
+        for n, sample in enumerate(progress(data, "replaying conversations")):
             t0 = time.perf_counter()
             rp = Replay(sample, embedder, Path(tmp), augment_turns=augment_turns, **(options or {}))
             rp.play()

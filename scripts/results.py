@@ -79,6 +79,43 @@ def _plot_core(core: dict[str, Any]) -> Path:
     return path
 
 
+#: PRD §13 targets of the bench_prd rows (same units as the bench).
+PRD_TARGETS = {
+    "package_gzip_mb": 2.0,
+    "init_ms": 800.0,
+    "embedding_hit_ms": 2.0,
+    "embedding_miss_ms": 10.0,
+    "extraction_per_turn_ms": 50.0,
+    "retrieval_3000_ms": 30.0,
+    "retrieval_hnsw_30k_search_ms": 20.0,
+    "write_per_memory_ms": 5.0,
+    "debug_overhead_ms": 5.0,
+    "storage_1000_mb": 25.0,
+    "storage_10000_mb": 200.0,
+}
+
+
+def _plot_prd(prd: dict[str, Any]) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [(k, v / PRD_TARGETS[k]) for k, v in prd["result"]["results"].items() if k in PRD_TARGETS]
+    fig, ax = plt.subplots(figsize=(6.5, 3.8), dpi=110)
+    ax.barh([k for k, _ in rows], [max(r, 1e-3) for _, r in rows])
+    ax.axvline(1.0, color="black", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_xlabel("measured / PRD target (left of the line: within target)")
+    ax.set_title(f"PRD §13 performance rows ({prd['date']}, {prd['commit']})")
+    ax.tick_params(axis="y", labelsize=7)
+    fig.tight_layout()
+    path = IMAGES / "bench-prd.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def _table(data: dict[str, Any]) -> str:
     lines = ["| Figure | Value | Command | Recorded |", "|---|---|---|---|"]
     for name, entry in data.items():
@@ -129,6 +166,8 @@ def plot() -> None:
     data = json.loads(DATA.read_text())
     if "core" in data:
         print("wrote", _plot_core(data["core"]))
+    if "prd" in data:
+        print("wrote", _plot_prd(data["prd"]))
     page = PAGE.read_text()
     head, rest = page.split(BEGIN, 1)
     _, tail = rest.split(END, 1)

@@ -263,3 +263,18 @@ def test_the_installed_command_exits_with_the_documented_codes(tmp_path: Path) -
     assert status("no-such-command").returncode == 2
     helped = status("--help")
     assert helped.returncode == 0 and "doctor" in helped.stdout
+
+
+def test_reembed_brings_back_a_store_made_with_another_embedder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_storage import HashEmbedder
+
+    path = tmp_path / "other.sqlite"
+    with LokulMem(path=path, embedder=HashEmbedder(), executor="inline") as mem:
+        mem.learn("I live in Porto and I work as a nurse.")
+    code, _, err = run(capsys, "list", "--path", str(path))
+    assert code == 1 and "EmbeddingModelMismatchError" in err
+    assert run_json(capsys, "reembed", "--yes", "--path", str(path)) == {"reembedded": 2}
+    found = run_json(capsys, "search", "my job", "--semantic", "--limit", "1", "--path", str(path))
+    assert found[0]["memory"]["content"] == "User works as a nurse."

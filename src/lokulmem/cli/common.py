@@ -111,7 +111,7 @@ def store_options(func: Callable[..., R]) -> Callable[..., R]:
     return wrapper
 
 
-def _passphrase(target: Target) -> str | None:
+def passphrase(target: Target) -> str | None:
     if target.ask_passphrase:
         return str(click.prompt("Passphrase", hide_input=True, err=True))
     return os.environ.get(PASSPHRASE_ENV) or None
@@ -124,7 +124,7 @@ def open_store(target: Target, *, create: bool = False, **options: Any) -> Itera
     location = target.location
     if not create and not location.exists():
         raise StoreMissingError(f"no store at {location} (lokulmem learn, import or restore creates one)")
-    memory = LokulMem(path=location, encryption_passphrase=_passphrase(target), **options)
+    memory = LokulMem(path=location, encryption_passphrase=passphrase(target), **options)
     try:
         with target.progress_console().status("opening the store and loading the model"):
             memory.init()

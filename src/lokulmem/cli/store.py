@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
 from ..records import MemoryStats
@@ -157,6 +158,40 @@ def maintenance_command(target: Target, cluster: bool) -> None:
     )
 
 
+@click.command("reembed")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@store_options
+def reembed_command(target: Target, yes: bool) -> None:
+    """Recompute every vector with the built-in model (a store made with another embedder).
+
+    Opens the store without the model check, so it works where other commands
+    refuse with EmbeddingModelMismatchError.  One transaction: interrupted, the
+    old vectors stay."""
+    from ..client import shared_minilm
+    from ..reembed import reembed_store
+    from ..storage import SQLiteStorage
+    from ..storage.keys import Unlock
+    from .common import StoreMissingError, passphrase
+
+    location = target.location
+    if not location.exists():
+        raise StoreMissingError(f"no store at {location}")
+    if not yes:
+        click.confirm(f"Recompute every vector of {location}?", abort=True, err=True)
+    storage = SQLiteStorage(location, encryption=Unlock(passphrase(target)), vector_storage="float16")
+    try:
+        with Progress(console=target.progress_console()) as bar:
+            task = bar.add_task("re-embedding", total=None)
+            count = reembed_store(
+                storage,
+                shared_minilm(),
+                on_progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+    finally:
+        storage.close()
+    emit(target, {"reembedded": count}, lambda c: c.print(f"re-embedded {count} memories"))
+
+
 COMMANDS: tuple[click.Command, ...] = (
     stats_command,
     export_command,
@@ -164,4 +199,5 @@ COMMANDS: tuple[click.Command, ...] = (
     backup_command,
     restore_command,
     maintenance_command,
+    reembed_command,
 )
