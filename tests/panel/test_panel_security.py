@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from panel_support import Panel
@@ -78,3 +80,86 @@ def test_an_unknown_id_is_404_and_bad_bodies_are_400(panel: Panel) -> None:
     assert call(panel.base + "/api/bulk", method="POST", data={"action": "explode"}, headers=auth)[0] == 400
     assert call(panel.base + "/api/memories/x/edit", method="POST", data=b"not json", headers=auth)[0] == 400
     assert call(f"{panel.base}/memory/no-such-id?token={panel.token}")[0] == 404
+
+
+def test_the_panel_command_prints_its_url_and_serves_it(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    from lokulmem import LokulMem
+
+    path = tmp_path / "cli-panel.sqlite"
+    with LokulMem(path=path, executor="inline") as mem:
+        mem.learn("I live in Porto.")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "lokulmem.cli",
+            "panel",
+            "--path",
+            str(path),
+            "--port",
+            str(port),
+            "--no-browser",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip()
+        assert url.startswith(f"http://127.0.0.1:{port}/?token=")
+        for _ in range(100):  # the server starts after the URL is printed
+            try:
+                status, page = call(url)
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert status == 200 and "User lives in Porto." in page
+        assert call(f"http://127.0.0.1:{port}/")[0] == 401
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_a_missing_store_is_exit_2_and_a_public_host_warns(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lokulmem.cli",
+            "panel",
+            "--path",
+            str(tmp_path / "none.sqlite"),
+            "--no-browser",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "no store at" in done.stderr
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lokulmem.cli",
+            "panel",
+            "--host",
+            "0.0.0.0",
+            "--path",
+            str(tmp_path / "none.sqlite"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "warning: listening on 0.0.0.0" in done.stderr
