@@ -143,9 +143,11 @@ class RoutedIndex:
     def reset(self, items: Iterable[tuple[str, Vector]]) -> None:
         """Reload every vector; a built graph takes only the difference."""
         with self._lock:
-            old_ids, old = self.exact.snapshot()
-            self.exact.reset(items)
-            if self._ann is not None or self._building:
+            if self._ann is None and not self._building:  # nothing to keep in step: no copy
+                self.exact.reset(items)
+            else:
+                old_ids, old = self.exact.snapshot()
+                self.exact.reset(items)
                 self._apply_difference(old_ids, old)
         self._maybe_build()
 
