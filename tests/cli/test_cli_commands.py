@@ -230,6 +230,8 @@ def test_stats_and_maintenance(db: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert stats["total"] == 4 and stats["by_type"]["location"] == 2
     code, out, _ = run(capsys, "stats", "--path", str(db))
     assert code == 0 and "location" in out and "█" in out
+    assert "search: exact over 4 vectors (below hnsw_threshold (20000))" in out
+    assert stats["search_index"]["mode"] == "exact"
     report = run_json(capsys, "maintenance", "--path", str(db))
     assert report["ran"] is True and report["faded"] == []
 

@@ -135,6 +135,7 @@ def test_stats_timeline_and_a_refused_import(
     page.goto(panel.url)
     page.click("text=Stats")
     assert page.locator("svg.chart").count() == 3
+    assert "Search: exact over 5 vectors" in page.locator("#search-index").inner_text()
     page.screenshot(path=str(artifacts / "stats.png"), full_page=True)
     page.click("text=Timeline")
     assert page.locator(".day").count() == 5  # one a day, five days

@@ -45,6 +45,14 @@ def _render_stats(console: Console, stats: MemoryStats) -> None:
         f"average strength {stats.average_strength:.2f}, average confidence {stats.average_confidence:.2f}, "
         f"{stats.conversation_count} conversations, {stats.storage_used_bytes / 1e6:.1f} MB on disk"
     )
+    index = stats.search_index
+    if index:
+        cal = index.get("calibration")
+        measured = f", calibrated recall@{cal['k']} {cal['recall']:.3f}" if cal else ""
+        console.print(
+            f"search: {index['mode']} over {index['vectors']} vectors ({index['reason']}{measured})",
+            markup=False,  # a reason may say "lokulmem[ann]"
+        )
     mentioned = [m for m in stats.most_mentioned if m.mention_count > 0]
     if mentioned:
         console.print(memory_table(mentioned, title="most mentioned"))
