@@ -3,6 +3,7 @@ approximate path, and an HNSW graph kept in step with adds, removes and reloads.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -175,12 +176,18 @@ def test_the_graph_is_saved_beside_the_store_and_reused(tmp_path: Path) -> None:
     first = persisted(vectors, path)
     assert path.exists() and path.with_name(path.name + ".json").exists()
     assert first.profile()["restored"] is False
+    written = path.stat().st_mtime_ns
     second = persisted(vectors, path)  # a later open: nothing changed
     profile = second.profile()
     assert profile["restored"] is True and profile["ann_vectors"] == 1500
     assert profile["calibration"]["recall"] >= 0.98
     q = vectors[7]
     assert second.search(q, 1)[0].id == "m7"
+    second.save()  # as on close: an unchanged graph is not written again
+    assert path.stat().st_mtime_ns == written
+    second.remove("m7")
+    second.save()
+    assert "m7" not in json.loads(path.with_name(path.name + ".json").read_text())["keys"]
 
 
 def test_a_stale_saved_graph_is_brought_up_to_date(tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ class HnswIndex:
     def __init__(
         self, dimension: int, *, connectivity: int, expansion_add: int, expansion_search: int, dtype: str
     ) -> None:
-        self.dimension = dimension
+        self.dimension, self.dtype, self.connectivity = dimension, dtype, connectivity
         self._index: Any = _import_usearch().Index(
             ndim=dimension,
             metric="cos",
@@ -125,14 +125,14 @@ class HnswIndex:
         """What the graph and its vectors take in memory."""
         return int(self._index.memory_usage)
 
-    def settings(self) -> dict[str, Any]:
+    @staticmethod
+    def file_settings(dimension: int, dtype: str, connectivity: int) -> dict[str, Any]:
         """What a saved graph must match to be reused."""
-        return {
-            "format": FILE_FORMAT,
-            "dimension": self.dimension,
-            "dtype": str(self._index.dtype).rsplit(".", 1)[-1].lower(),
-            "connectivity": int(self._index.connectivity),
-        }
+        return {"format": FILE_FORMAT, "dimension": dimension, "dtype": dtype, "connectivity": connectivity}
+
+    def settings(self) -> dict[str, Any]:
+        """This graph's :meth:`file_settings`."""
+        return self.file_settings(self.dimension, self.dtype, self.connectivity)
 
     def save(self, path: Path, digests: dict[str, str]) -> None:
         """Write the graph to ``path`` and its ids and vector digests to ``path.json``,

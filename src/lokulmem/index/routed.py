@@ -100,6 +100,9 @@ class RoutedIndex:
         self._pending: list[tuple[str, Vector | None]] = []  # changes made while building
         self._calibration: Calibration | None = None
         self._changes = 0
+        #: Adds and removes ever applied, and their count when the graph file was last
+        #: written or read (close skips rewriting an unchanged graph).
+        self._edits, self._saved_at, self._restore_edits = 0, -1, 0
         self._recalibrating = False
         self._failed = ""  # why a build failed (no retry: exact search serves)
         self._lock = threading.RLock()
@@ -205,6 +208,7 @@ class RoutedIndex:
     # -- building and keeping in step -----------------------------------------------------
     def _changed(self, memory_id: str, vector: Vector | None) -> None:
         self._changes += 1
+        self._edits += 1
         if self._building:
             self._pending.append((memory_id, vector))
         elif self._ann is not None:
@@ -276,6 +280,8 @@ class RoutedIndex:
             ann.add_many(ids, matrix)
             self.restored = False
         with self._lock:
+            # The file already says what the graph holds: a restore that changed nothing.
+            unchanged = self.restored and not self._restore_edits and not self._pending
             for memory_id, vector in self._pending:
                 if vector is None:
                     ann.remove(memory_id)
@@ -284,6 +290,8 @@ class RoutedIndex:
             self._pending.clear()
             self._ann, self._building = ann, False
             self.build_seconds = time.perf_counter() - started
+            if unchanged:
+                self._saved_at = self._edits
         self.save()
         self.calibrate()
 
@@ -293,7 +301,7 @@ class RoutedIndex:
         if self.persist is None or not self.persist.exists():
             return None
         s = self.settings
-        expected = {**self._new_graph().settings()}
+        expected = HnswIndex.file_settings(self.dimension, s.dtype, s.connectivity)
         try:
             ann, saved = HnswIndex.load(
                 self.persist, expected, expansion_add=s.expansion_add, expansion_search=s.expansion_search
@@ -310,7 +318,7 @@ class RoutedIndex:
         for memory_id in stale:
             ann.remove(memory_id)
         ann.add_many([ids[j] for j in fresh], matrix[fresh] if fresh else matrix[:0])
-        self.restored = True
+        self.restored, self._restore_edits = True, len(stale) + len(fresh)
         return ann
 
     def save(self) -> None:
@@ -320,11 +328,15 @@ class RoutedIndex:
             ann = self._ann
             if self.persist is None or ann is None:
                 return
+            if self._saved_at == self._edits and self.persist.exists():
+                return  # nothing changed since the file was written (or read)
             ids, matrix = self.exact.snapshot()
             try:
                 ann.save(self.persist, row_digests(ids, matrix))
             except (OSError, RuntimeError, ValueError) as exc:
                 logger.warning("could not save the HNSW index to %s: %s", self.persist, exc)
+                return
+            self._saved_at = self._edits
 
     # -- calibration ----------------------------------------------------------------------
     def calibrate(self) -> Calibration | None:
@@ -383,6 +395,7 @@ class RoutedIndex:
         """The index as ``stats()`` shows it: size, mode, graph and calibration."""
         with self._lock:
             cal = self._calibration
+            mode, reason = self._select()
             return {
                 "vectors": len(self.exact),
                 "hnsw_threshold": self.settings.threshold,
@@ -402,6 +415,6 @@ class RoutedIndex:
                 },
                 "min_recall": self.settings.min_recall,
                 "changes_since_calibration": self._changes,
-                "mode": self._select()[0],
-                "reason": self._select()[1],
+                "mode": mode,
+                "reason": reason,
             }
