@@ -28,7 +28,7 @@ from lokulmem import LokulMem, ManualClock
 from lokulmem.client import shared_minilm
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_core import CITIES, NAMES, RELS, THINGS, build_store
+from bench_core import CITIES, NAMES, RELS, START_MS, THINGS, build_store
 
 PASSPHRASE = "bench passphrase"
 
@@ -42,7 +42,7 @@ def _timed(fn, *args, **kwargs) -> float:  # type: ignore[no-untyped-def]
 def one_round(path: Path, runs: int, seed: int, **options: object) -> dict[str, list[float]]:
     rng = random.Random(seed)
     out: dict[str, list[float]] = {"open": [], "learn": [], "augment": [], "search": []}
-    mem = LokulMem(path=path, clock=ManualClock(), executor="inline", **options)  # type: ignore[arg-type]
+    mem = LokulMem(path=path, clock=ManualClock(START_MS), executor="inline", **options)  # type: ignore[arg-type]
     out["open"].append(_timed(mem.init))
     history = [
         {"role": "user", "content": "Let's plan my week."},
@@ -72,7 +72,7 @@ def main() -> None:
         build_store(plain, args.n)
         print(f"built {args.n} memories in {time.perf_counter() - t0:.0f} s", flush=True)
         shutil.copy(plain, sealed)
-        with LokulMem(path=sealed, clock=ManualClock(), executor="inline") as mem:
+        with LokulMem(path=sealed, clock=ManualClock(START_MS), executor="inline") as mem:
             rekey_ms = _timed(mem.change_passphrase, PASSPHRASE)
         sizes = {"plain": plain.stat().st_size, "encrypted": sealed.stat().st_size}
         times: dict[str, dict[str, list[float]]] = {"plain": {}, "encrypted": {}}

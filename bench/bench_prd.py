@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import build_store
+from bench_core import START_MS, build_store
 
 from lokulmem import Config, LokulMem, ManualClock
 from lokulmem.client import shared_minilm
@@ -90,7 +90,7 @@ def store_rows(tmp: Path, runs: int) -> dict[str, float]:
     path = tmp / "s3000.sqlite"
     build_store(path, 3000)
     out["init_ms"] = init_ms(path)
-    with LokulMem(path=path, clock=ManualClock(), executor="inline") as mem:
+    with LokulMem(path=path, clock=ManualClock(START_MS), executor="inline") as mem:
         mem.init()
         turns = [f"My neighbour Olga {i} just started learning the cello." for i in range(runs)]
         out["extraction_per_turn_ms"] = median_ms([lambda t=t: mem.learn(t) for t in turns])

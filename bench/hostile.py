@@ -339,13 +339,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=1.0)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).parent))
-    from bench_core import build_store  # the same realistic store as the latency benchmark
+    from bench_core import START_MS, build_store  # the same realistic store as the latency benchmark
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "hostile.sqlite"
         build_store(path, args.memories)
         # The default executor: maintenance runs on its background thread, as for a user.
-        with LokulMem(path=path, clock=ManualClock()) as mem:
+        with LokulMem(path=path, clock=ManualClock(START_MS)) as mem:
             report = run(mem, big_mb=args.big_mb)
     for entry, outs in report.by_entry().items():
         worst = max(outs, key=lambda o: o.seconds)

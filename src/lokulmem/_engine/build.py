@@ -32,13 +32,19 @@ def shared_minilm() -> MiniLMEmbedder:
 
 
 def _open_storage(
-    storage: Literal["sqlite", "memory"] | Storage,
+    storage: Literal["sqlite", "memory", "postgres"] | Storage,
     store_name: str,
-    path: str | os.PathLike[str] | None,
+    where: tuple[str | os.PathLike[str] | None, str | None],
     cfg: Config,
     unlock: Unlock,
 ) -> Storage:
-    """The storage backend an option names (a file under the user data dir by default)."""
+    """The storage backend an option names (a file under the user data dir by default;
+    ``where`` is the ``path`` and ``dsn`` options)."""
+    path, dsn = where
+    if dsn is not None and storage != "postgres":
+        raise ConfigError("dsn", "only storage='postgres' takes a dsn")
+    if storage == "postgres":
+        return _postgres(store_name, path, dsn, cfg, unlock)
     if storage == "memory":
         return SQLiteStorage(
             ":memory:",
@@ -47,15 +53,47 @@ def _open_storage(
             vector_storage=cfg.vector_storage,
         )
     if storage == "sqlite":
-        where = store_location(path, store_name)
         return SQLiteStorage(
-            where, busy_timeout_ms=cfg.busy_timeout_ms, encryption=unlock, vector_storage=cfg.vector_storage
+            store_location(path, store_name),
+            busy_timeout_ms=cfg.busy_timeout_ms,
+            encryption=unlock,
+            vector_storage=cfg.vector_storage,
         )
     if isinstance(storage, str):
-        raise ConfigError("storage", f"unknown storage {storage!r} (use 'sqlite' or 'memory')")
+        raise ConfigError("storage", f"unknown storage {storage!r} (use 'sqlite', 'memory' or 'postgres')")
     if unlock.passphrase is not None:
         raise ConfigError("encryption_passphrase", "only the built-in SQLite storage encrypts")
     return storage
+
+
+def _postgres(
+    store_name: str, path: str | os.PathLike[str] | None, dsn: str | None, cfg: Config, unlock: Unlock
+) -> Storage:
+    """A :class:`PostgresStorage` for ``store_name`` in the database at ``dsn``."""
+    if not isinstance(dsn, str) or not dsn.strip():
+        raise ConfigError("dsn", "storage='postgres' needs dsn='postgresql://user@host/database'")
+    if path is not None:
+        raise ConfigError("path", "storage='postgres' keeps the store in the database: pass dsn, not path")
+    if unlock.passphrase is not None:
+        raise ConfigError("encryption_passphrase", "only the built-in SQLite storage encrypts")
+    try:
+        from ..storage.postgres import PostgresStorage
+    except ImportError as exc:
+        raise ConfigError(
+            "storage", f"storage='postgres' needs: pip install 'lokulmem[postgres]' ({exc})"
+        ) from exc
+    return PostgresStorage(
+        dsn,
+        store=store_name,
+        schema=cfg.postgres_schema,
+        connect_timeout_s=cfg.postgres_connect_timeout_s,
+        statement_timeout_ms=cfg.postgres_statement_timeout_ms,
+        hnsw_m=cfg.hnsw_connectivity,
+        hnsw_ef_construction=cfg.hnsw_ef_construction,
+        hnsw_ef_search=cfg.hnsw_ef_search,
+        candidate_pool=cfg.ann_candidate_pool,
+        vector_storage=cfg.vector_storage,
+    )
 
 
 def _choose_embedder(embedder: Embedder | Literal["minilm"], cfg: Config) -> Embedder:
@@ -77,9 +115,10 @@ def _choose_embedder(embedder: Embedder | Literal["minilm"], cfg: Config) -> Emb
 
 def build_engine(
     *,
-    storage: Literal["sqlite", "memory"] | Storage,
+    storage: Literal["sqlite", "memory", "postgres"] | Storage,
     store_name: str,
     path: str | os.PathLike[str] | None,
+    dsn: str | None = None,
     embedder: Embedder | Literal["minilm"],
     clock: Clock | None,
     token_counter: Callable[[str], int] | None,
@@ -94,7 +133,7 @@ def build_engine(
     unlock = Unlock(encryption[0], encryption[1], cfg.pbkdf2_iterations)
     if not isinstance(store_name, str) or not store_name.strip() or "/" in store_name:
         raise ConfigError("store_name", "must be a non-empty name without '/'")
-    store = _open_storage(storage, store_name, path, cfg, unlock)
+    store = _open_storage(storage, store_name, (path, dsn), cfg, unlock)
     inner = _choose_embedder(embedder, cfg)
     if token_counter is not None and not callable(token_counter):
         raise ConfigError("token_counter", "must be callable")

@@ -11,6 +11,7 @@ are recorded in ``docs/tuning.md`` with the evaluation numbers behind them.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -405,6 +406,12 @@ class Config:
     #: for a store created (or re-keyed) from now on; an existing store keeps its own
     #: count.  Default: OWASP's 2023 advice for PBKDF2-HMAC-SHA256; at least the PRD's 100,000.
     pbkdf2_iterations: int = posint(600_000)
+    #: PostgreSQL (``storage="postgres"``): the schema holding lokulmem's tables.
+    postgres_schema: str = "lokulmem"
+    #: PostgreSQL: seconds to wait for a connection before a ``StorageError``.
+    postgres_connect_timeout_s: float = nonneg(10.0)
+    #: PostgreSQL: milliseconds any one statement may run before the server cancels it.
+    postgres_statement_timeout_ms: int = posint(60_000)
 
     # --- manage(): analytics and import ---
     #: Strength bands of ``stats().strength_distribution``: strong at or above
@@ -511,6 +518,10 @@ class Config:
             raise ConfigError(
                 "vector_storage", f"unknown format {self.vector_storage!r} (use 'float16' or 'float32')"
             )
+        if not isinstance(self.postgres_schema, str) or not re.fullmatch(
+            r"[a-z_][a-z0-9_]{0,62}", self.postgres_schema
+        ):
+            raise ConfigError("postgres_schema", "must be a lower-case identifier ([a-z_][a-z0-9_]*)")
         if self.ann_dtype not in ("f32", "f16", "i8"):
             raise ConfigError("ann_dtype", f"unknown dtype {self.ann_dtype!r} (use 'f32', 'f16' or 'i8')")
         if self.multi_type_lambda not in ("min", "max", "mean"):

