@@ -1,7 +1,7 @@
 """lokulmem beside what users would pick instead, in one run, same embedder.
 
-    pip install chromadb                # a bench-only dependency, not lokulmem's
-    python bench/side_by_side.py [--n 10000] [--runs 50]
+    pip install chromadb mem0ai         # bench-only dependencies, not lokulmem's
+    python bench/side_by_side.py [--n 10000] [--runs 50] [--systems lokulmem chromadb mem0 floor]
 
 Every system uses the same all-MiniLM-L6-v2 int8 model (lokulmem's), embeds
 one sentence per call like an app would, and stores the same N template
@@ -13,6 +13,11 @@ own:
   history), and ``get_injection_preview()``;
 * **chromadb** ``PersistentClient``: ``collection.add`` of one embedded fact,
   ``collection.query`` of one embedded question (10 results);
+* **mem0** (``mem0ai``) ``Memory`` with ``infer=False`` (no LLM call: each
+  message stored as it is) on its default local vector store (Qdrant in a
+  local directory) and history database, its embedder replaced by the same
+  MiniLM model: ``add`` of one message, ``search`` of one question (10 results);
+  telemetry off, a dummy OpenAI key (nothing calls it);
 * **numpy + sqlite floor**: an embedded fact inserted as a float32 blob, a
   question embedded and matched against a numpy matrix (top 10): what any
   system must at least do.
@@ -41,7 +46,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import CITIES, NAMES, THINGS, build_store
 
-SYSTEMS = ("lokulmem", "chromadb", "floor")
+SYSTEMS = ("lokulmem", "chromadb", "mem0", "floor")
 
 
 def rss_mb() -> float:
@@ -147,6 +152,48 @@ def run_chromadb(n: int, runs: int, root: Path) -> dict[str, Any]:
     return result
 
 
+def run_mem0(n: int, runs: int, root: Path) -> dict[str, Any]:
+    os.environ["MEM0_TELEMETRY"] = "False"  # before mem0 is imported: no network
+    os.environ.setdefault("OPENAI_API_KEY", "sk-unused")  # its default LLM is built, never called
+    from mem0 import Memory
+
+    from lokulmem.client import shared_minilm
+
+    model = shared_minilm()
+    model.load()
+
+    class MiniLM:  # mem0's embedder interface, on lokulmem's model
+        def embed(self, text: str, memory_action: str | None = None) -> list[float]:
+            return [float(x) for x in model.embed([text])[0]]
+
+    texts = facts(n, seed=0)
+    base = rss_mb()
+    store = {"path": str(root / "qdrant"), "collection_name": "facts", "embedding_model_dims": 384}
+    config = {
+        "vector_store": {"provider": "qdrant", "config": {**store, "on_disk": True}},
+        "history_db_path": str(root / "history.db"),
+    }
+    mem = Memory.from_config(config)
+    mem.embedding_model = MiniLM()
+    for t in texts:
+        mem.add([{"role": "user", "content": t}], user_id="u", infer=False)
+    added = rss_mb() - base
+
+    def add(t: str) -> None:
+        mem.add([{"role": "user", "content": t}], user_id="u", infer=False)
+
+    def query(q: str) -> None:
+        mem.search(q, filters={"user_id": "u"}, top_k=10)
+
+    result = {
+        "add": timed([lambda t=t: add(t) for t in facts(runs, seed=1)]),
+        "query": timed([lambda q=q: query(q) for q in questions(runs)]),
+        "rss_mb": round(added, 1),
+    }
+    result["disk_mb"] = disk_mb(root / "qdrant") + disk_mb(root / "history.db")
+    return result
+
+
 def run_floor(n: int, runs: int, root: Path) -> dict[str, Any]:
     from lokulmem.client import shared_minilm
 
@@ -195,9 +242,8 @@ def run_floor(n: int, runs: int, root: Path) -> dict[str, Any]:
 
 def child(system: str, n: int, runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        result = {"lokulmem": run_lokulmem, "chromadb": run_chromadb, "floor": run_floor}[system](
-            n, runs, Path(tmp)
-        )
+        runner = {"lokulmem": run_lokulmem, "chromadb": run_chromadb, "mem0": run_mem0, "floor": run_floor}
+        result = runner[system](n, runs, Path(tmp))
     print(json.dumps({"system": system, **result}))
 
 
@@ -206,12 +252,13 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--child", choices=SYSTEMS)
+    parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
     args = parser.parse_args()
     if args.child:
         child(args.child, args.n, args.runs)
         return
     rows = []
-    for system in SYSTEMS:
+    for system in args.systems:
         done = subprocess.run(
             [sys.executable, __file__, "--child", system, "--n", str(args.n), "--runs", str(args.runs)],
             capture_output=True,

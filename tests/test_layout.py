@@ -85,6 +85,7 @@ COVERED_BY = {
     "storage/pg_queries.py": "storage/test_contract.py",
     "storage/pg_rows.py": "storage/test_contract.py",
     "storage/pg_schema.py": "storage/test_postgres.py",
+    "storage/leases.py": "storage/test_contract.py",
     "storage/sqlite.py": "test_storage.py",
     "storage/sqlite_base.py": "test_storage.py",
     "storage/sqlite_graph.py": "test_transfer.py",

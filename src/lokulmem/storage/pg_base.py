@@ -11,7 +11,6 @@ reader that another connection committed (``data_version``).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from psycopg.adapt import Loader
 from psycopg.conninfo import conninfo_to_dict
 
 from ..errors import StorageError
+from .leases import held_by, lease_key, lease_value, may_take
 from .pg_schema import SCHEMA_NAME, check_schema_name
 from .sealing import PLAIN, Sealer
 
@@ -226,36 +226,18 @@ class PostgresBase:
                 (self.store, key, value),
             )
 
-    def _delete_meta(self, key: str) -> None:
-        self._run(f"DELETE FROM {self._t('meta')} WHERE store = %s AND key = %s", (self.store, key))
-
     # -- leases ---------------------------------------------------------------
     def acquire_lease(self, name: str, holder: str, *, ttl_s: float, now_s: float) -> bool:
-        """Take (or renew) the lease ``name`` unless another holder's is unexpired (a
-        ``meta`` row, as in SQLite; the transaction's store lock makes it atomic)."""
-        key = f"lease:{name}"
+        """Take (or renew) the lease ``name`` unless another holder's is unexpired
+        (:mod:`lokulmem.storage.leases`; the transaction's store lock makes it atomic)."""
         with self.transaction():
-            current = self.get_meta(key)
-            if current is not None:
-                try:
-                    held = json.loads(current)
-                    other, expires = str(held["holder"]), float(held["expires_s"])
-                except (ValueError, KeyError, TypeError):
-                    other, expires = "", 0.0  # unreadable lease: treat as expired
-                if other != holder and expires > now_s:
-                    return False
-            self.set_meta(key, json.dumps({"holder": holder, "expires_s": now_s + ttl_s}))
+            if not may_take(self.get_meta(lease_key(name)), holder, now_s):
+                return False
+            self.set_meta(lease_key(name), lease_value(holder, ttl_s=ttl_s, now_s=now_s))
         return True
 
     def release_lease(self, name: str, holder: str) -> None:
-        key = f"lease:{name}"
         with self.transaction():
-            current = self.get_meta(key)
-            if current is None:
-                return
-            try:
-                mine = json.loads(current).get("holder") == holder
-            except (ValueError, AttributeError):
-                mine = False
-            if mine:
-                self._delete_meta(key)
+            if held_by(self.get_meta(lease_key(name)), holder):
+                key = lease_key(name)
+                self._run(f"DELETE FROM {self._t('meta')} WHERE store = %s AND key = %s", (self.store, key))

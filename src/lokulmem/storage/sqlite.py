@@ -22,6 +22,7 @@ from ..records import (
     Memory,
     context_text,
 )
+from .leases import held_by, lease_key, lease_value, may_take
 from .migrations import LATEST_VERSION, migrate
 from .protocol import EmbeddingTexts, EmbeddingVectors
 from .sqlite_backup import SQLiteBackup
@@ -310,36 +311,18 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
                 self._c.execute(f"DELETE FROM {table}")
 
     def acquire_lease(self, name: str, holder: str, *, ttl_s: float, now_s: float) -> bool:
-        """Take (or renew) the lease ``name`` for ``holder`` unless another holder's is unexpired.
-
-        The lease is a row ``lease:<name>`` in ``meta`` holding the holder and
-        its expiry (wall-clock seconds); a crashed holder's lease simply expires.
-        """
-        key = f"lease:{name}"
+        """Take (or renew) the lease ``name`` for ``holder`` unless another holder's is
+        unexpired (:mod:`lokulmem.storage.leases`)."""
         with self.transaction():
-            row = self._c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-            if row is not None:
-                try:
-                    held = json.loads(row[0])
-                    other, expires = str(held["holder"]), float(held["expires_s"])
-                except (ValueError, KeyError, TypeError):
-                    other, expires = "", 0.0  # unreadable lease: treat as expired
-                if other != holder and expires > now_s:
-                    return False
-            self.set_meta(key, json.dumps({"holder": holder, "expires_s": now_s + ttl_s}))
+            if not may_take(self.get_meta(lease_key(name)), holder, now_s):
+                return False
+            self.set_meta(lease_key(name), lease_value(holder, ttl_s=ttl_s, now_s=now_s))
         return True
 
     def release_lease(self, name: str, holder: str) -> None:
-        key = f"lease:{name}"
         with self.transaction():
-            row = self._c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-            if row is not None:
-                try:
-                    mine = json.loads(row[0]).get("holder") == holder
-                except (ValueError, AttributeError):
-                    mine = False
-                if mine:
-                    self._c.execute("DELETE FROM meta WHERE key = ?", (key,))
+            if held_by(self.get_meta(lease_key(name)), holder):
+                self._c.execute("DELETE FROM meta WHERE key = ?", (lease_key(name),))
 
     def touch_memories(self, memories: Sequence[Memory]) -> None:
         """Write only what a retrieval changes on each memory: strength, mentions,
