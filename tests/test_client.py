@@ -313,3 +313,36 @@ def test_the_vectors_a_process_holds_are_the_ones_it_stored(make_mem: Callable[.
     assert stored is not None and stored.embedding is not None
     assert np.array_equal(held, stored.embedding)
     assert np.array_equal(held, held.astype(np.float16).astype(np.float32))
+
+
+class _BlasWatcher:
+    """The real model, noting numpy's BLAS thread count while it embeds."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.seen = inner, []
+        self.model_id, self.dimension = inner.model_id, inner.dimension
+
+    def embed(self, texts: Any) -> Any:
+        from threadpoolctl import threadpool_info
+
+        self.seen.append(max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"))
+        return self.inner.embed(texts)
+
+
+def test_blas_runs_on_blas_threads_during_calls_and_is_restored(make_mem, embedder) -> None:  # type: ignore[no-untyped-def]
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas() -> int:
+        return max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+
+    with threadpool_limits(limits=3, user_api="blas"):  # a user's own setting, above one
+        watcher = _BlasWatcher(embedder)
+        mem = make_mem(embedder=watcher)
+        mem.learn("I live in Berlin and I play the cello.", "")
+        mem.augment("Where do I live?", [])
+        assert watcher.seen and set(watcher.seen) == {1}
+        assert blas() == 3  # restored after each call
+        untouched = _BlasWatcher(embedder)
+        other = make_mem(embedder=untouched, blas_threads=0)
+        other.augment("Where do I live?", [])
+        assert set(untouched.seen) == {3}

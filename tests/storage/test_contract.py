@@ -416,3 +416,15 @@ def test_snapshot_reads_one_consistent_state_in_pages(backend: Make) -> None:
         assert [[e.id for e in p] for p in snap.edge_pages(1)] == [["e1"], ["e2"]]
         assert snap.episodes() == [] and snap.clusters() == [] and snap.meta("embedding_model") == MODEL
     assert s.count_memories() == 6
+
+
+def test_entity_mentions_newest_first_by_phrase(backend: Make) -> None:
+    s = backend()
+    s.insert_memory(memory(id="a", content="User works at Acme Corp."))
+    s.insert_memory(memory(id="b", content="User's sister works at Acme Corp too."))
+    s.insert_memory(memory(id="c", content="User dislikes Corp culture at Acme.", source_context=""))
+    s.insert_memory(memory(id="d", content="User left Acme Corp.", status="archived"))
+    assert s.entity_mentions("Acme Corp", limit=5) == ["b", "a"]  # the phrase, active, newest first
+    assert s.entity_mentions("acme corp", limit=1) == ["b"]
+    assert s.entity_mentions("Acme", limit=5) == ["c", "b", "a"]
+    assert s.entity_mentions("!!", limit=5) == [] and s.entity_mentions("Zed", limit=5) == []

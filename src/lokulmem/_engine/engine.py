@@ -56,6 +56,7 @@ from .recall import run_augment
 from .scheduler import Scheduler
 from .state import RecordCache, Sessions
 from .stats import build_stats
+from .threads import BlasLimit
 from .unit import Changes
 
 __all__ = ["Changes", "Engine"]
@@ -96,6 +97,8 @@ class Engine:
             persist=graph_path(storage),
         )
         self.lock = threading.RLock()
+        #: ``with engine.blas_limit():`` BLAS threads during learn/augment (``Config.blas_threads``).
+        self.blas_limit = BlasLimit(config.blas_threads)
         self.sessions = Sessions(capacity=config.session_cache_size, window=config.session_sentence_window)
         # Cleared whenever another process commits (see sync_index); our own commits update it.
         self.records = RecordCache(config.record_cache_size)

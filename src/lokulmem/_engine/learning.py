@@ -88,8 +88,8 @@ def _edges(engine: Engine, new: Sequence[Memory], now: int) -> list[Edge]:
             continue
         near = {h.id: h.similarity for h in engine.index.search(m.embedding, cfg.edge_candidates)}
         for entity in m.entities:
-            hits = engine.storage.lexical_search([entity], limit=cfg.edge_candidates)
-            found = [i for i, _ in hits if i not in near and i in engine.index]
+            hits = engine.storage.entity_mentions(entity, limit=cfg.edge_candidates)
+            found = [i for i in hits if i not in near and i in engine.index]
             near.update(zip(found, engine.index.similarities(m.embedding, found), strict=True))
         pairs = [(o, near[o.id]) for o in engine.fetch_cached(list(near))]
         for o in new:  # the other new memories of the message
@@ -134,7 +134,7 @@ def run_learn(
     )
     if source != "direct":
         args = dataclasses.replace(args, origin=source)
-    with engine.lock:
+    with engine.lock, engine.blas_limit():
         engine.ensure()
         if not args.text.strip():
             return LearnResult(total_memories=engine.storage.count_memories("active"))

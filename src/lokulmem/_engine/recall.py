@@ -72,7 +72,7 @@ def run_augment(
         include_episodes=include_episodes,
     )
     run = _Recall(engine, args)
-    with engine.lock:
+    with engine.lock, engine.blas_limit():
         engine.ensure()
         run.parse()
         if args.text.strip():

@@ -399,6 +399,12 @@ class Config:
     #: coverage is tested on its own (lokulmem.retrieval.relevance).
     max_query_clauses: int = posint(4)
 
+    #: Threads numpy's BLAS may use during ``learn()`` and ``augment()`` (restored
+    #: afterwards); 0 leaves numpy's setting alone.  One thread keeps OpenBLAS's
+    #: spinning workers off the cores the embedding model needs next
+    #: (``python bench/bench_threads.py``).
+    blas_threads: int = count(1)
+
     # --- storage ---
     #: Milliseconds a writer waits for another process's lock before failing.
     busy_timeout_ms: int = posint(30_000)

@@ -130,6 +130,17 @@ class PostgresQueries(PostgresBase):
             matched[term] = frozenset(r[0] for r in found if r[0] in asked)
         return TermMatches(total=total, doc_freq=doc_freq, matched=matched)
 
+    def entity_mentions(self, entity: str, *, limit: int) -> list[str]:
+        """Newest first by insertion (``seq``), at most ``limit``."""
+        if not WORD.search(entity):
+            return []
+        rows = self._rows(
+            f"SELECT id FROM {self._t('memories')} WHERE store = %s AND status = 'active' "
+            f"AND tsv_content @@ phraseto_tsquery('{self.schema}.lm_text', %s) ORDER BY seq DESC LIMIT %s",
+            (self.store, " ".join(WORD.findall(entity)), limit),
+        )
+        return [r[0] for r in rows]
+
     def existing_ids(self, ids: Sequence[str]) -> set[str]:
         if not ids:
             return set()

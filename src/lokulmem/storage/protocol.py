@@ -151,6 +151,11 @@ class Storage(Protocol):
     ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms``, best first, with a positive score."""
 
+    def entity_mentions(self, entity: str, *, limit: int) -> list[str]:
+        """Ids of active memories whose content contains the phrase ``entity`` (stemmed,
+        case-folded), newest first, at most ``limit`` (the knowledge graph's
+        shared-entity links; empty without full-text search)."""
+
     def term_matches(self, terms: Sequence[str], ids: Sequence[str], *, cap: int = 20_000) -> TermMatches:
         """Per term, how many stored memories contain it (content or source
         message; counted up to ``cap``) and which of ``ids`` do; empty without

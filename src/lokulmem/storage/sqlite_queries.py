@@ -130,6 +130,21 @@ class SQLiteQueries(SQLiteBase):
             ).fetchall()
         return [(r[0], -float(r[1])) for r in rows]
 
+    def entity_mentions(self, entity: str, *, limit: int) -> list[str]:
+        """Newest first by insertion (FTS5 walks its rowids backwards and stops at
+        ``limit``: no ranking of every match, which a common name would make costly)."""
+        words = WORD.findall(entity)
+        if not words or not self.has_fts:
+            return []
+        phrase = 'content : "' + " ".join(words) + '"'
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+                "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY f.rowid DESC LIMIT ?",
+                (phrase, limit),
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def existing_ids(self, ids: Sequence[str]) -> set[str]:
         found: set[str] = set()
         with self._lock:
