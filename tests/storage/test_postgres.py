@@ -182,3 +182,27 @@ def test_client_options_for_postgres_are_checked(pg_dsn: str, tmp_path: Path) ->
         LokulMem(storage="postgres", dsn=pg_dsn, encryption_passphrase="secret")
     with pytest.raises(ConfigError, match="postgres_schema"):
         LokulMem(storage="postgres", dsn=pg_dsn, postgres_schema="Not-An-Identifier")
+
+
+def test_the_hnsw_graph_of_a_database_store_is_cached_locally(
+    pg_dsn: str, embedder: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytest.importorskip("usearch")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    options: dict[str, Any] = dict(
+        storage="postgres", dsn=pg_dsn, store_name=name(), embedder=embedder, executor="inline",
+        hnsw_threshold=30, hnsw_ef_construction=64,
+    )  # fmt: skip
+    first = LokulMem(**options)
+    first.manage().import_data(
+        {"format": "lokulmem-export", "version": "1",
+         "memories": [{"id": f"m{i}", "content": f"User collects item {i}.", "types": ["preference"]}
+                      for i in range(60)]}
+    )  # fmt: skip
+    assert first.manage().stats().search_index["ann_vectors"] == 60
+    cached = first.storage.index_cache_path  # type: ignore[attr-defined]
+    first.close()
+    assert cached.exists() and str(cached).startswith(str(tmp_path / "cache"))
+    again = LokulMem(**options)
+    assert again.manage().stats().search_index["restored"] is True
+    again.close()

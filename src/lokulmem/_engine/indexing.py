@@ -30,7 +30,12 @@ def ann_settings(config: Config, *, build_async: bool) -> AnnSettings:
 
 
 def graph_path(storage: Storage) -> Path | None:
-    """Where the HNSW graph of a store file is saved: ``<store>.hnsw`` (None in memory)."""
+    """Where the HNSW graph of a store is saved: ``<store>.hnsw`` beside a store file,
+    the backend's ``index_cache_path`` for a database store (PostgreSQL: a file in
+    the user cache directory), None for a store in memory."""
+    cache = getattr(storage, "index_cache_path", None)
+    if isinstance(cache, Path):
+        return cache
     location = getattr(storage, "path", None)
     if not isinstance(location, str) or location == ":memory:":
         return None

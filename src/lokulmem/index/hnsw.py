@@ -137,6 +137,7 @@ class HnswIndex:
     def save(self, path: Path, digests: dict[str, str]) -> None:
         """Write the graph to ``path`` and its ids and vector digests to ``path.json``,
         each through a temporary file renamed into place (another process may read them)."""
+        path.parent.mkdir(parents=True, exist_ok=True)  # a cache directory may not exist yet
         with self._lock:
             graph_tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
             self._index.save(str(graph_tmp))

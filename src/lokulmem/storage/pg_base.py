@@ -11,9 +11,11 @@ reader that another connection committed (``data_version``).
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -116,6 +118,17 @@ class PostgresBase:
         info = psycopg.types.TypeInfo.fetch(conn, "vector")
         assert info is not None
         conn.adapters.register_loader(info.oid, _VectorLoader)
+
+    @property
+    def index_cache_path(self) -> Path:
+        """Where this client saves the HNSW graph of its in-process index (a store
+        above ``hnsw_threshold``): the user cache directory, one file per server,
+        database, schema and store, so the next open reuses it; a stale or foreign
+        file is detected by its vector digests and rebuilt (``RoutedIndex``)."""
+        import platformdirs
+
+        key = hashlib.sha256(f"{self.where}|{self.schema}|{self.store}".encode()).hexdigest()[:32]
+        return Path(platformdirs.user_cache_dir("lokulmem", appauthor=False)) / "postgres" / f"{key}.hnsw"
 
     @property
     def _c(self) -> psycopg.Connection[Any]:
