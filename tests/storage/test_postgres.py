@@ -206,3 +206,18 @@ def test_the_hnsw_graph_of_a_database_store_is_cached_locally(
     again = LokulMem(**options)
     assert again.manage().stats().search_index["restored"] is True
     again.close()
+
+
+def test_a_dropped_connection_is_replaced(pg_dsn: str) -> None:
+    s = opened(pg_dsn, name())
+    s.insert_memory(fact(1, unit_rows(1)[0]))
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:  # what a server restart does to it
+        admin.execute("SELECT pg_terminate_backend(%s)", (s._c.info.backend_pid,))
+    assert s.count_memories() == 1  # a read retries once on a new connection
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (s._c.info.backend_pid,))
+    with pytest.raises(StorageError):
+        s.insert_memory(fact(2, unit_rows(1)[0]))  # a write in flight fails, clearly...
+    s.insert_memory(fact(2, unit_rows(1)[0]))  # ...and the next one reconnects
+    assert s.count_memories() == 2
+    s.close()

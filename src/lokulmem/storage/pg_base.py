@@ -132,8 +132,19 @@ class PostgresBase:
 
     @property
     def _c(self) -> psycopg.Connection[Any]:
+        """The connection; one the server dropped (a restart, a failover, an idle
+        timeout) is replaced here, outside a transaction, so the client carries on."""
         if self._conn is None:
             raise StorageError("store is not open")
+        if self._conn.broken and not self._depth:
+            fresh = self._connect()
+            try:
+                self._register_types(fresh)
+            except psycopg.Error as exc:
+                fresh.close()
+                raise StorageError(f"cannot reconnect to PostgreSQL ({self.where}): {exc}") from exc
+            self._conn.close()
+            self._conn = fresh
         return self._conn
 
     def _t(self, name: str) -> str:
@@ -141,14 +152,24 @@ class PostgresBase:
         return f"{self.schema}.{name}"
 
     def _rows(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Every row of ``query`` (binary results), errors as ``StorageError``."""
+        """Every row of ``query`` (binary results), errors as ``StorageError``.  A read
+        outside a transaction that finds the connection dropped is retried once on a
+        new one."""
         with self._lock:
-            try:
-                with self._c.cursor(binary=True) as cur:
-                    cur.execute(query.encode(), params)
-                    return cur.fetchall() if cur.description else []
-            except psycopg.Error as exc:
-                raise StorageError(f"PostgreSQL ({self.where}): {exc}") from exc
+            for attempt in (1, 2):
+                try:
+                    with self._c.cursor(binary=True) as cur:
+                        cur.execute(query.encode(), params)
+                        return cur.fetchall() if cur.description else []
+                except psycopg.OperationalError as exc:
+                    if attempt == 2 or self._depth or not self._c_broken():
+                        raise StorageError(f"PostgreSQL ({self.where}): {exc}") from exc
+                except psycopg.Error as exc:
+                    raise StorageError(f"PostgreSQL ({self.where}): {exc}") from exc
+            raise AssertionError("unreachable")  # pragma: no cover
+
+    def _c_broken(self) -> bool:
+        return self._conn is not None and self._conn.broken
 
     def _one(self, query: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
         rows = self._rows(query, params)
