@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -43,12 +45,21 @@ def store_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def make_mem(
-    embedder: MiniLMEmbedder, clock: ManualClock, tmp_path: Path
+    embedder: MiniLMEmbedder, clock: ManualClock, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Iterator[Callable[..., LokulMem]]:
+    """``make(**options)``: an initialised client on a fresh store.  With
+    ``LOKULMEM_TEST_BACKEND=postgres`` a client given no ``path`` or ``storage``
+    gets a fresh PostgreSQL store instead (a way to run the client-level tests
+    on that backend; tests about store files still use SQLite)."""
     made: list[LokulMem] = []
+    on_postgres = os.environ.get("LOKULMEM_TEST_BACKEND") == "postgres"
 
     def make(**options: Any) -> LokulMem:
-        options.setdefault("path", tmp_path / f"store{len(made)}.sqlite")
+        if on_postgres and "path" not in options and "storage" not in options:
+            options.update(storage="postgres", dsn=request.getfixturevalue("pg_dsn"))
+            options.setdefault("store_name", f"t{uuid.uuid4().hex[:16]}")
+        elif "storage" not in options or options["storage"] == "sqlite":
+            options.setdefault("path", tmp_path / f"store{len(made)}.sqlite")
         options.setdefault("clock", clock)
         options.setdefault("embedder", embedder)
         options.setdefault("executor", "inline")  # deterministic; thread mode is tested explicitly
