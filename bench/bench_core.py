@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lokulmem import LokulMem, ManualClock
@@ -110,6 +111,20 @@ def build_store(path: Path, n: int, seed: int = 0, **options: object) -> None:
     # Closing the store checkpoints the WAL: the file size is the store's.
     with LokulMem(path=path, clock=clock, max_import_bytes=1 << 31, **options) as mem:  # type: ignore[arg-type]
         mem.manage().import_data(doc)
+
+
+def timed_calls(calls: list[Callable[[], object]]) -> list[float]:
+    """Milliseconds each call took, in order."""
+    out = []
+    for call in calls:
+        t0 = time.perf_counter()
+        call()
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def p50_p95(values: list[float]) -> dict[str, float]:
+    return {"p50": round(statistics.median(values), 2), "p95": round(pct(values, 0.95), 2)}
 
 
 def pct(values: list[float], q: float) -> float:

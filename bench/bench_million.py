@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_ann import base_vectors, mixes
-from bench_core import CITIES, NAMES, THINGS, fact, pct
+from bench_core import CITIES, NAMES, THINGS, fact, p50_p95, timed_calls
 
 from lokulmem import LokulMem, Memory
 from lokulmem.client import shared_minilm
@@ -82,19 +82,6 @@ def build(path: Path, n: int) -> float:
     return time.perf_counter() - t0
 
 
-def timed(calls: list) -> list[float]:  # type: ignore[type-arg]
-    out = []
-    for call in calls:
-        t0 = time.perf_counter()
-        call()
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"p50": round(statistics.median(values), 2), "p95": round(pct(values, 0.95), 2)}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1_000_000)
@@ -131,12 +118,12 @@ def main() -> None:
         for stage in r.debug.stages:
             stages.setdefault(stage.name, []).append(stage.ms)
 
-    result["augment"] = summary(timed([lambda q=q: ask(q) for q in asks]))
+    result["augment"] = p50_p95(timed_calls([lambda q=q: ask(q) for q in asks]))
     facts = [
         f"My {rng.choice(['sister', 'friend'])} Zed{i} loves {rng.choice(THINGS)} now."
         for i in range(args.runs)
     ]
-    result["learn"] = summary(timed([lambda t=t: mem.learn(t, "Nice!") for t in facts]))
+    result["learn"] = p50_p95(timed_calls([lambda t=t: mem.learn(t, "Nice!") for t in facts]))
     result["augment_stages_p50_ms"] = {k: round(statistics.median(v), 2) for k, v in stages.items()}
     result["search_modes"] = sorted(modes)
     result["mean_injected"] = round(float(np.mean(injected)), 2)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import tempfile
 import time
@@ -33,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from bench_core import build_store, pct
+from bench_core import build_store, p50_p95, timed_calls
 
 from lokulmem import LokulMem
 
@@ -56,25 +55,12 @@ def server_dsn(given: str | None) -> str:
     return dsn
 
 
-def timed(calls: list[Any]) -> list[float]:
-    out = []
-    for call in calls:
-        t0 = time.perf_counter()
-        call()
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"p50": round(statistics.median(values), 2), "p95": round(pct(values, 0.95), 2)}
-
-
 def one_round(mem: LokulMem, r: int, runs: int) -> tuple[list[float], list[float]]:
     """``runs`` learn() and augment() calls about people the store has not met."""
     facts = [f"My cousin Zed{r}x{i} collects old maps from Oslo." for i in range(runs)]
     asks = [f"Any tips for my trip with Zed{r}x{i}, plan {i}?" for i in range(runs)]
-    learn = timed([lambda t=t: mem.learn(t, "") for t in facts])
-    augment = timed([lambda q=q: mem.augment(q, HISTORY) for q in asks])
+    learn = timed_calls([lambda t=t: mem.learn(t, "") for t in facts])
+    augment = timed_calls([lambda q=q: mem.augment(q, HISTORY) for q in asks])
     return learn, augment
 
 
@@ -92,7 +78,7 @@ def workload(options: dict[str, Any], runs: int, rounds: int) -> dict[str, Any]:
             got = one_round(mem, r, runs)
         learn += got[0]
         augment += got[1]
-    return {"learn": summary(learn), "augment": summary(augment), "open": summary(opens)}
+    return {"learn": p50_p95(learn), "augment": p50_p95(augment), "open": p50_p95(opens)}
 
 
 def search_in_database(store: Any, samples: int = 100) -> dict[str, Any]:
@@ -111,8 +97,8 @@ def search_in_database(store: Any, samples: int = 100) -> dict[str, Any]:
         exact_ms.append((t2 - t1) * 1000)
         recall.append(len(got & want) / 10)
     return {
-        "hnsw": summary(hnsw_ms),
-        "exact": summary(exact_ms),
+        "hnsw": p50_p95(hnsw_ms),
+        "exact": p50_p95(exact_ms),
         "recall_at_10": round(float(np.mean(recall)), 4),
     }
 
