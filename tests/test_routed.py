@@ -239,3 +239,33 @@ def test_a_store_saves_its_graph_when_closed(make_mem: Callable[..., LokulMem], 
     assert Path(str(path) + ".hnsw").exists()
     again = make_mem(path=path, hnsw_threshold=30, hnsw_ef_construction=64)
     assert again.manage().stats().search_index["restored"] is True
+
+
+def test_saves_racing_in_one_process_both_land(tmp_path: Path) -> None:
+    """A background build and close() may save at once: neither may fail or mix files."""
+    import threading
+
+    from lokulmem.index.hnsw import HnswIndex, row_digests
+
+    vectors = clustered(800)
+    ids = [f"m{i}" for i in range(len(vectors))]
+    graph = HnswIndex(DIM, connectivity=16, expansion_add=64, expansion_search=50, dtype="f16")
+    graph.add_many(ids, vectors)
+    path, errors = tmp_path / "store.sqlite.hnsw", []
+
+    def save() -> None:
+        try:
+            for _ in range(5):
+                graph.save(path, row_digests(ids, vectors))
+        except OSError as exc:  # the race used to lose a temporary file
+            errors.append(exc)
+
+    threads = [threading.Thread(target=save) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    expected = HnswIndex.file_settings(DIM, "f16", 16)
+    loaded, digests = HnswIndex.load(path, expected, expansion_add=64, expansion_search=50)
+    assert len(loaded) == 800 and digests == row_digests(ids, vectors)

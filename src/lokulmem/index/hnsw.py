@@ -60,6 +60,10 @@ def available() -> bool:
     return True
 
 
+#: Serialises graph saves within the process (their temporary files share a name).
+_SAVING = threading.Lock()
+
+
 class HnswIndex:
     """HNSW over cosine similarity; ids are memory ids (mapped to integer keys)."""
 
@@ -136,9 +140,11 @@ class HnswIndex:
 
     def save(self, path: Path, digests: dict[str, str]) -> None:
         """Write the graph to ``path`` and its ids and vector digests to ``path.json``,
-        each through a temporary file renamed into place (another process may read them)."""
+        each through a temporary file renamed into place (another process may read them).
+        Saves in one process are serialised (a background build and ``close()`` may
+        both save): the graph and the sidecar that land together are one moment's."""
         path.parent.mkdir(parents=True, exist_ok=True)  # a cache directory may not exist yet
-        with self._lock:
+        with _SAVING, self._lock:
             graph_tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
             self._index.save(str(graph_tmp))
             side = {
@@ -148,10 +154,10 @@ class HnswIndex:
                 "digests": {i: digests[i] for i in self._key if i in digests},
                 "next": self._next,
             }
-        side_tmp = path.with_name(path.name + f".json.{os.getpid()}.tmp")
-        side_tmp.write_text(json.dumps(side))
-        os.replace(graph_tmp, path)
-        os.replace(side_tmp, path.with_name(path.name + ".json"))
+            side_tmp = path.with_name(path.name + f".json.{os.getpid()}.tmp")
+            side_tmp.write_text(json.dumps(side))
+            os.replace(graph_tmp, path)
+            os.replace(side_tmp, path.with_name(path.name + ".json"))
 
     @classmethod
     def load(cls, path: Path, expected: dict[str, Any], **options: Any) -> tuple[HnswIndex, dict[str, str]]:
