@@ -56,6 +56,9 @@ def test_many_stores_share_the_tables_and_never_see_each_other(pg_dsn: str) -> N
     assert [m.content for m in bob.all_memories()] == ["User lives in Lisbon."]
     assert bob.search_text("berlin", limit=5) == [] and bob.get_meta("k") is None
     assert [i for i, _ in bob.nearest(vecs[0], 5)] == ["m1"]  # bob's own memory, not alice's
+    assert not bob.has_vector_index()  # off by default: nearest() scans the store exactly
+    bob.create_vector_index()
+    assert bob.has_vector_index() and [i for i, _ in bob.nearest(vecs[0], 5)] == ["m1"]
     bob.clear()
     assert alice.count_memories() == 1 and bob.count_memories() == 0
     alice.close()
@@ -63,7 +66,7 @@ def test_many_stores_share_the_tables_and_never_see_each_other(pg_dsn: str) -> N
 
 
 def test_nearest_searches_the_hnsw_index_in_the_database(pg_dsn: str) -> None:
-    s = opened(pg_dsn, "alone", schema=name())  # a schema of its own: the index holds this store only
+    s = opened(pg_dsn, "alone", schema=name(), vector_index=True)  # alone in its schema and its index
     vecs = unit_rows(3000)
     with s.transaction():
         for i, v in enumerate(vecs):
@@ -100,7 +103,7 @@ def test_nearest_searches_the_hnsw_index_in_the_database(pg_dsn: str) -> None:
                 (s.store, queries[0]),
             )
         )
-    assert s.vector_index in plan
+    assert s.vector_index_name in plan
     s.close()
 
 

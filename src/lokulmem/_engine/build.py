@@ -92,6 +92,7 @@ def _postgres(
         hnsw_ef_construction=cfg.hnsw_ef_construction,
         hnsw_ef_search=cfg.hnsw_ef_search,
         candidate_pool=cfg.ann_candidate_pool,
+        vector_index=cfg.postgres_vector_index,
         vector_storage=cfg.vector_storage,
     )
 

@@ -418,6 +418,11 @@ class Config:
     postgres_connect_timeout_s: float = nonneg(10.0)
     #: PostgreSQL: milliseconds any one statement may run before the server cancels it.
     postgres_statement_timeout_ms: int = posint(60_000)
+    #: PostgreSQL: keep pgvector's HNSW index on the memory vectors (created at open if
+    #: missing), for ``PostgresStorage.nearest()``.  Off by default: recall searches the
+    #: client's in-process index, and every write would maintain the database's graph
+    #: too (docs/postgres.md has the cost measured).
+    postgres_vector_index: bool = False
 
     # --- manage(): analytics and import ---
     #: Strength bands of ``stats().strength_distribution``: strong at or above

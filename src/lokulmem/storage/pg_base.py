@@ -69,6 +69,7 @@ class PostgresBase:
         hnsw_ef_construction: int = 200,
         hnsw_ef_search: int = 50,
         candidate_pool: int = 100,
+        vector_index: bool = False,
         vector_storage: str = "float32",
     ) -> None:
         if not isinstance(dsn, str) or not dsn.strip():
@@ -84,6 +85,8 @@ class PostgresBase:
         self.hnsw_ef_construction = hnsw_ef_construction
         self.hnsw_ef_search = hnsw_ef_search
         self.candidate_pool = candidate_pool
+        #: Keep pgvector's HNSW index on the memory vectors (created at open if missing).
+        self.vector_index = vector_index
         self._half = vector_storage == "float16"
         self.where = describe_dsn(dsn)
         self.location = f"postgresql ({self.where}, schema {self.schema}, store {store!r})"

@@ -59,9 +59,10 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
             migrate(conn, self.schema)
             self._conn = conn
             self._check_model(embedding_model, dimension)
-            ensure_vector_index(
-                conn, self.schema, dimension, m=self.hnsw_m, ef_construction=self.hnsw_ef_construction
-            )
+            if self.vector_index:
+                ensure_vector_index(
+                    conn, self.schema, dimension, m=self.hnsw_m, ef_construction=self.hnsw_ef_construction
+                )
             self._init_store(embedding_model, dimension)
         except psycopg.Error as exc:
             self._conn = None
@@ -156,11 +157,13 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
         """The ``k`` active memories nearest ``vector`` (cosine similarity, best first),
         searched in the database.
 
-        By default on pgvector's HNSW index: ``max(hnsw_ef_search, candidate_pool, k)``
+        With the HNSW index (``postgres_vector_index=True`` or
+        :meth:`create_vector_index`), on it: ``max(hnsw_ef_search, candidate_pool, k)``
         candidates, their exact distances, the best ``k`` kept (HOM's candidate
         pool + exact rerank, done by the server); iterative scans keep ``k``
-        results when other stores share the index.  ``exact=True`` scans this
-        store's vectors instead (what :meth:`calibrate_nearest` measures against).
+        results when other stores share the index.  Without it, or with
+        ``exact=True``, a scan of this store's vectors (what
+        :meth:`calibrate_nearest` measures against).
         """
         dim = int(self.dimension)
         query = np.asarray(vector, dtype=np.float32)
@@ -200,9 +203,29 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
         return float(np.mean(found))
 
     @property
-    def vector_index(self) -> str:
-        """The name of the HNSW index this store's vectors are searched with."""
+    def vector_index_name(self) -> str:
+        """The name of the HNSW index over vectors of this store's dimension."""
         return vector_index_name(int(self.dimension))
+
+    def has_vector_index(self) -> bool:
+        """Whether the table has the HNSW index over this store's dimension."""
+        row = self._one(
+            "SELECT 1 FROM pg_indexes WHERE schemaname = %s AND indexname = %s",
+            (self.schema, self.vector_index_name),
+        )
+        return row is not None
+
+    def create_vector_index(self) -> None:
+        """Build the HNSW index :meth:`nearest` searches (for every store of the table
+        with this dimension: each of their writes maintains it from now on).  On a
+        large table this takes a while; it holds a lock that blocks writes meanwhile."""
+        with self._lock:
+            try:
+                hnsw = {"m": self.hnsw_m, "ef_construction": self.hnsw_ef_construction}
+                ensure_vector_index(self._c, self.schema, self.dimension, **hnsw)
+            except psycopg.Error as exc:
+                raise StorageError(f"cannot create the vector index ({self.where}): {exc}") from exc
+        self.vector_index = True
 
     def delete_memories(self, ids: Sequence[str]) -> None:
         if not ids:
