@@ -117,12 +117,14 @@ CREATE INDEX ON {s}.memories (store, source_session);
 CREATE INDEX ON {s}.memories USING gin (tsv_content);
 CREATE INDEX ON {s}.memories USING gin (tsv_source);
 CREATE INDEX ON {s}.memories USING gin (tsv_reply);
+-- No foreign key to memories: its check runs a plan cached while the table was
+-- small (a scan), and within one import transaction it scanned every row
+-- inserted so far, per row.  The storage deletes a memory's types with it.
 CREATE TABLE {s}.memory_types (
     store     TEXT NOT NULL,
     memory_id TEXT NOT NULL,
     type      TEXT NOT NULL,
-    PRIMARY KEY (store, memory_id, type),
-    FOREIGN KEY (store, memory_id) REFERENCES {s}.memories(store, id) ON DELETE CASCADE
+    PRIMARY KEY (store, memory_id, type)
 );
 CREATE INDEX ON {s}.memory_types (store, type);
 CREATE TABLE {s}.episodes (

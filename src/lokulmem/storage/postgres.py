@@ -236,9 +236,9 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
                 f"DELETE FROM {self._t('edges')} WHERE store = %s AND (from_id = ANY(%s) OR to_id = ANY(%s))",
                 (self.store, gone, gone),
             )
-            self._run(
-                f"DELETE FROM {self._t('memories')} WHERE store = %s AND id = ANY(%s)", (self.store, gone)
-            )
+            for table, column in (("memory_types", "memory_id"), ("memories", "id")):
+                where = f"store = %s AND {column} = ANY(%s)"
+                self._run(f"DELETE FROM {self._t(table)} WHERE {where}", (self.store, gone))
             dropped = set(gone)
             for cid, members in self._rows(
                 f"SELECT id, member_ids FROM {self._t('clusters')} WHERE store = %s", (self.store,)
@@ -251,9 +251,10 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
                     )
 
     def clear(self, *, keep_audit: bool = False) -> None:
-        tables = ["edges", "clusters", "episodes", "memories"] + ([] if keep_audit else ["bridge_events"])
+        tables = ["memory_types", "edges", "clusters", "episodes", "memories"]
+        tables += [] if keep_audit else ["bridge_events"]
         with self.transaction():
-            for table in tables:  # memory_types go with their memories (ON DELETE CASCADE)
+            for table in tables:
                 self._run(f"DELETE FROM {self._t(table)} WHERE store = %s", (self.store,))
 
     def touch_memories(self, memories: Sequence[Memory]) -> None:
