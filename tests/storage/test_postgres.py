@@ -224,3 +224,26 @@ def test_a_dropped_connection_is_replaced(pg_dsn: str) -> None:
     s.insert_memory(fact(2, unit_rows(1)[0]))  # ...and the next one reconnects
     assert s.count_memories() == 2
     s.close()
+
+
+def test_a_bulk_write_refreshes_the_planner_statistics(pg_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lokulmem.storage import pg_base
+
+    monkeypatch.setattr(pg_base, "ANALYZE_AFTER_INSERTS", 50)
+    s = opened(pg_dsn, "bulk", schema=name())
+
+    def analyzed() -> object:
+        return s._one(
+            "SELECT last_analyze FROM pg_stat_user_tables WHERE schemaname = %s AND relname = 'memories'",
+            (s.schema,),
+        )[0]  # type: ignore[index]
+
+    with s.transaction():
+        for i, v in enumerate(unit_rows(10)):
+            s.insert_memory(fact(i, v))
+    assert analyzed() is None  # a small write leaves statistics to autovacuum
+    with s.transaction():
+        for i, v in enumerate(unit_rows(60), start=10):
+            s.insert_memory(fact(i, v))
+    assert analyzed() is not None
+    s.close()

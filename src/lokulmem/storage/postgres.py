@@ -108,6 +108,7 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
             except StorageError as exc:
                 raise StorageError(f"memory {memory.id!r} cannot be inserted: {exc}") from exc
             self._write_types(memory)
+            self._inserted += 1
 
     def _write_types(self, memory: Memory) -> None:
         self._run_many(
