@@ -25,13 +25,18 @@ _controller_lock = threading.Lock()
 
 
 def _shared_controller() -> Any:
-    """One ``ThreadpoolController`` per process (it inspects the loaded libraries once)."""
+    """One ``ThreadpoolController`` per process (it inspects the loaded libraries once);
+    False when ``threadpoolctl`` is missing (a dependency, but an install may lack it):
+    then BLAS is left as it is."""
     global _controller
     with _controller_lock:
         if _controller is None:
-            from threadpoolctl import ThreadpoolController
-
-            _controller = ThreadpoolController()
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:
+                _controller = False
+            else:
+                _controller = ThreadpoolController()
         return _controller
 
 
@@ -43,8 +48,9 @@ class BlasLimit:
 
     @contextlib.contextmanager
     def __call__(self) -> Iterator[None]:
-        if self.threads <= 0:
+        controller: Any = _shared_controller() if self.threads > 0 else False
+        if controller is False:
             yield
             return
-        with _shared_controller().limit(limits=self.threads, user_api="blas"):
+        with controller.limit(limits=self.threads, user_api="blas"):
             yield
