@@ -151,3 +151,11 @@ def test_a_closed_fact_never_ranks_above_the_fact_that_replaced_it() -> None:
     assert alone[0].memory.id == "old"
     assert st.successors([old, mid, other], known=["old", "mid", "other"]) == ["new"]
     assert st.successors([old, mid, other, new], known=["old", "mid", "other", "new"]) == []
+
+
+def test_common_doc_freq_only_on_stores_above_the_floor() -> None:
+    from lokulmem._engine.pool import common_doc_freq
+
+    assert common_doc_freq(900, 1000, 0.05) is None
+    assert common_doc_freq(10_000, 1000, 0.05) == 1000
+    assert common_doc_freq(100_000, 1000, 0.02) == 2000

@@ -428,3 +428,15 @@ def test_entity_mentions_newest_first_by_phrase(backend: Make) -> None:
     assert s.entity_mentions("acme corp", limit=1) == ["b"]
     assert s.entity_mentions("Acme", limit=5) == ["c", "b", "a"]
     assert s.entity_mentions("!!", limit=5) == [] and s.entity_mentions("Zed", limit=5) == []
+
+
+def test_lexical_search_leaves_out_terms_too_common_to_rank(backend: Make) -> None:
+    s = backend()
+    for i in range(6):
+        s.insert_memory(memory(id=f"c{i}", content=f"User's friend Maya likes item {i}.", source_context=""))
+    s.insert_memory(memory(id="r", content="User's friend Maya plays the oboe.", source_context=""))
+    both = ["Maya", "oboe"]
+    assert {i for i, _ in s.lexical_search(both, limit=10)} == {f"c{i}" for i in range(6)} | {"r"}
+    assert [i for i, _ in s.lexical_search(both, limit=10, max_doc_freq=5)] == ["r"]  # "maya": 7 > 5
+    assert s.lexical_search(["Maya"], limit=10, max_doc_freq=5) == []
+    assert len(s.lexical_search(["Maya"], limit=10, max_doc_freq=7)) == 7

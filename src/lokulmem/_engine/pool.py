@@ -21,9 +21,24 @@ from ..retrieval import stages as st
 if TYPE_CHECKING:
     from .engine import Engine
 
-__all__ = ["candidate_pool", "graph_links", "lexical_scores", "term_coverage", "upcoming_events"]
+__all__ = [
+    "candidate_pool",
+    "common_doc_freq",
+    "graph_links",
+    "lexical_scores",
+    "term_coverage",
+    "upcoming_events",
+]
 
 Vector = npt.NDArray[np.float32]
+
+
+def common_doc_freq(searchable: int, floor: int, share: float) -> int | None:
+    """The document frequency above which a term is too common to rank by (None: a
+    store of at most ``floor`` memories, where no term can be)."""
+    if searchable <= floor:
+        return None
+    return max(floor, int(share * searchable))
 
 
 def lexical_scores(engine: Engine, terms: Sequence[str]) -> tuple[dict[str, float], dict[str, float]]:
@@ -32,15 +47,17 @@ def lexical_scores(engine: Engine, terms: Sequence[str]) -> tuple[dict[str, floa
     cfg = engine.config
     if cfg.retrieval_weights.lexical <= 0 or not terms:
         return {}, {}
+    common = common_doc_freq(len(engine.index), cfg.lexical_common_floor, cfg.lexical_common_share)
     found = engine.storage.lexical_search(
         terms,
         limit=cfg.lexical_pool,
         context_weight=cfg.lexical_context_weight,
         reply_weight=cfg.lexical_reply_weight,
+        max_doc_freq=common,
     )
     own: list[tuple[str, float]] = []
     if cfg.context_once and (cfg.lexical_context_weight > 0 or cfg.lexical_reply_weight > 0):
-        own = engine.storage.lexical_search(terms, limit=cfg.lexical_pool)
+        own = engine.storage.lexical_search(terms, limit=cfg.lexical_pool, max_doc_freq=common)
     if cfg.lexical_saturation > 0:
         # Absolute: a weak match (only a common name) stays weak.
         c = cfg.lexical_saturation

@@ -334,6 +334,14 @@ class Config:
 
     #: Memories taken from the lexical (FTS5) search per query, besides the vector pool.
     lexical_pool: int = posint(50)
+    #: A key term found in more memories than this, and than ``lexical_common_share`` of
+    #: the store, is left out of the lexical search's ranking: its BM25 weight is small,
+    #: and ranking every memory that holds it made recall slow on large stores
+    #: (docs/tuning.md entry 31).  Term coverage still counts it.  Stores smaller
+    #: than this are never affected.
+    lexical_common_floor: int = posint(1000)
+    #: See ``lexical_common_floor``.
+    lexical_common_share: float = unit(0.02)
     #: Weight of a key-term match in a memory's source message (its context)
     #: relative to one in its content, in the lexical score (docs/tuning.md).
     lexical_context_weight: float = nonneg(0.6)

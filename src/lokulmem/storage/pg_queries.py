@@ -90,24 +90,41 @@ class PostgresQueries(PostgresBase):
         limit: int,
         context_weight: float = 0.0,
         reply_weight: float = 0.0,
+        max_doc_freq: int | None = None,
     ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms`` (stemmed), best first, scored
         ``rank(content) + context_weight·rank(source message) + reply_weight·rank(reply)``;
-        a column with weight 0 is not searched."""
-        words = [w for t in terms for w in WORD.findall(t)]
+        a column with weight 0 is not searched, and a term found in more than
+        ``max_doc_freq`` memories is left out (counted up to that many)."""
+        words = list(dict.fromkeys(w for t in terms for w in WORD.findall(t)))
+        cw, rw = max(0.0, context_weight), max(0.0, reply_weight)
+        matching = "(tsv_content @@ q OR (%s AND tsv_source @@ q) OR (%s AND tsv_reply @@ q))"
+        if max_doc_freq is not None:
+            words = [
+                w
+                for w in words
+                if self._count_upto(matching, _or_query([w]), (cw > 0, rw > 0), max_doc_freq + 1)
+                <= max_doc_freq
+            ]
         if not words:
             return []
-        cw, rw = max(0.0, context_weight), max(0.0, reply_weight)
         rows = self._rows(
             "SELECT id, ts_rank(tsv_content, q) + %s * ts_rank(tsv_source, q) "
             "+ %s * ts_rank(tsv_reply, q) AS s "
             f"FROM {self._t('memories')}, to_tsquery('{self.schema}.lm_text', %s) q "
-            "WHERE store = %s AND status = 'active' AND "
-            "(tsv_content @@ q OR (%s AND tsv_source @@ q) OR (%s AND tsv_reply @@ q)) "
-            "ORDER BY s DESC, id LIMIT %s",
+            f"WHERE store = %s AND status = 'active' AND {matching} ORDER BY s DESC, id LIMIT %s",
             (cw, rw, _or_query(words), self.store, cw > 0, rw > 0, limit),
         )
         return [(r[0], float(r[1])) for r in rows if r[1] > 0]
+
+    def _count_upto(self, matching: str, query: str, flags: tuple[bool, bool], cap: int) -> int:
+        """Memories of this store that ``matching`` accepts for ``query``, counted up to ``cap``."""
+        row = self._one(
+            f"SELECT count(*) FROM (SELECT 1 FROM {self._t('memories')}, "
+            f"to_tsquery('{self.schema}.lm_text', %s) q WHERE store = %s AND {matching} LIMIT %s) x",
+            (query, self.store, *flags, cap),
+        )
+        return int(row[0]) if row else 0
 
     def term_matches(self, terms: Sequence[str], ids: Sequence[str], *, cap: int = 20_000) -> TermMatches:
         """Per term (a word or a hyphenated phrase, stemmed): how many stored memories

@@ -148,8 +148,10 @@ class Storage(Protocol):
         limit: int,
         context_weight: float = 0.0,
         reply_weight: float = 0.0,
+        max_doc_freq: int | None = None,
     ) -> list[tuple[str, float]]:
-        """Active memories matching any of ``terms``, best first, with a positive score."""
+        """Active memories matching any of ``terms``, best first, with a positive score;
+        a term found in more than ``max_doc_freq`` memories is left out."""
 
     def entity_mentions(self, entity: str, *, limit: int) -> list[str]:
         """Ids of active memories whose content contains the phrase ``entity`` (stemmed,

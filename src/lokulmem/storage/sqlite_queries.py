@@ -23,6 +23,11 @@ from .sqlite_rows import (
 __all__ = ["SQLiteQueries"]
 
 
+def _quoted(word: str) -> str:
+    """``word`` as an FTS5 string (no query syntax from user input)."""
+    return '"' + word.replace('"', '""') + '"'
+
+
 class SQLiteQueries(SQLiteBase):
     """Reads: lists, searches, counts."""
 
@@ -107,28 +112,49 @@ class SQLiteQueries(SQLiteBase):
         limit: int,
         context_weight: float = 0.0,
         reply_weight: float = 0.0,
+        max_doc_freq: int | None = None,
     ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms`` (stemmed), best first, with a
         BM25 score > 0 (larger is better).  Matches in ``source_context`` (the
         whole message) count ``context_weight`` times a match in ``content``,
         and matches in ``reply_context`` (what the message answered)
-        ``reply_weight`` times (0: not searched).  Empty without FTS5."""
-        words = [w for t in terms for w in WORD.findall(t)]
+        ``reply_weight`` times (0: not searched).  A term found in more than
+        ``max_doc_freq`` memories is left out (counted up to that many: ranking
+        every memory that holds a common word is what costs).  Empty without FTS5."""
+        words = list(dict.fromkeys(w for t in terms for w in WORD.findall(t)))
         if not words or not self.has_fts:
             return []
-        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
         columns = ["content"]
         columns += ["source_context"] if context_weight > 0 else []
         columns += ["reply_context"] if reply_weight > 0 else []
-        match = "{" + " ".join(columns) + "} : (" + match + ")"
+        scope = "{" + " ".join(columns) + "} : "
         with self._lock:
+            if max_doc_freq is not None:
+                words = [
+                    w for w in words if self._doc_freq(scope + _quoted(w), max_doc_freq + 1) <= max_doc_freq
+                ]
+            if not words:
+                return []
             rows = self._c.execute(
                 "SELECT m.id, bm25(memories_fts, 1.0, ?, ?) AS score FROM memories_fts f "
                 "JOIN memories m ON m.rowid = f.rowid "
                 "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY score LIMIT ?",
-                (max(0.0, context_weight), max(0.0, reply_weight), match, limit),
+                (
+                    max(0.0, context_weight),
+                    max(0.0, reply_weight),
+                    scope + "(" + " OR ".join(_quoted(w) for w in words) + ")",
+                    limit,
+                ),
             ).fetchall()
         return [(r[0], -float(r[1])) for r in rows]
+
+    def _doc_freq(self, match: str, cap: int) -> int:
+        """Rows of the full-text index matching ``match``, counted up to ``cap``."""
+        row = self._c.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+            (match, cap),
+        ).fetchone()
+        return int(row[0])
 
     def entity_mentions(self, entity: str, *, limit: int) -> list[str]:
         """Newest first by insertion (FTS5 walks its rowids backwards and stops at
