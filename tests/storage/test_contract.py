@@ -440,3 +440,25 @@ def test_lexical_search_leaves_out_terms_too_common_to_rank(backend: Make) -> No
     assert [i for i, _ in s.lexical_search(both, limit=10, max_doc_freq=5)] == ["r"]  # "maya": 7 > 5
     assert s.lexical_search(["Maya"], limit=10, max_doc_freq=5) == []
     assert len(s.lexical_search(["Maya"], limit=10, max_doc_freq=7)) == 7
+
+
+def test_counts_follow_inserts_status_changes_deletes_and_clear(backend: Make) -> None:
+    s = backend()
+    for i in range(4):
+        s.insert_memory(memory(id=f"m{i}"))
+    s.mark_faded(["m0"], 5)
+    m1 = s.get_memory("m1")
+    assert m1 is not None
+    s.update_memory(dataclasses.replace(m1, status="archived"))
+    s.update_memory(dataclasses.replace(m1, status="archived", content="User lives in Rome."))
+    s.delete_memories(["m2"])
+    assert (s.count_memories(), s.count_memories("active"), s.count_memories("faded")) == (3, 1, 1)
+    assert s.count_memories("archived") == 1 and s.count_memories("superseded") == 0
+    with pytest.raises(StorageError), s.transaction():
+        s.insert_memory(memory(id="m9"))
+        s.insert_memory(memory(id="m9"))
+    assert s.count_memories() == 3  # a rolled-back write leaves the counts
+    s.clear()
+    assert s.count_memories() == 0 and s.count_memories("active") == 0
+    s.insert_memory(memory(id="again"))
+    assert s.count_memories("active") == 1

@@ -100,6 +100,8 @@ class PostgresBase:
         self._own_commits = 0
         #: Memories inserted by the transaction in progress (a bulk one is followed by ANALYZE).
         self._inserted = 0
+        #: (word, columns, bound) → (its document frequency counted up to bound + 1, store size then).
+        self._doc_freqs: dict[tuple[str, tuple[bool, bool], int], tuple[int, int]] = {}
         self._sealer: Sealer = PLAIN
         self.encrypted = False
         #: The store's vector dimension (known once open).

@@ -23,6 +23,10 @@ from .sqlite_rows import ORDER_COLUMNS, WORD
 __all__ = ["PostgresQueries"]
 
 
+#: Words whose "too common to rank" answer is remembered, at most.
+_DOC_FREQ_CACHE = 4096
+
+
 def _or_query(words: Sequence[str]) -> str:
     return " | ".join(f"'{w}'" for w in dict.fromkeys(words))
 
@@ -100,12 +104,7 @@ class PostgresQueries(PostgresBase):
         cw, rw = max(0.0, context_weight), max(0.0, reply_weight)
         matching = "(tsv_content @@ q OR (%s AND tsv_source @@ q) OR (%s AND tsv_reply @@ q))"
         if max_doc_freq is not None:
-            words = [
-                w
-                for w in words
-                if self._count_upto(matching, _or_query([w]), (cw > 0, rw > 0), max_doc_freq + 1)
-                <= max_doc_freq
-            ]
+            words = [w for w in words if not self._too_common(w, matching, (cw > 0, rw > 0), max_doc_freq)]
         if not words:
             return []
         rows = self._rows(
@@ -116,6 +115,23 @@ class PostgresQueries(PostgresBase):
             (cw, rw, _or_query(words), self.store, cw > 0, rw > 0, limit),
         )
         return [(r[0], float(r[1])) for r in rows if r[1] > 0]
+
+    def _too_common(self, word: str, matching: str, flags: tuple[bool, bool], max_doc_freq: int) -> bool:
+        """Whether more than ``max_doc_freq`` memories hold ``word``.  Counting a common
+        word reads its whole posting list (8 ms for one in 10k of 100k memories), so
+        the answer is kept until the store's size moves by more than 1%."""
+        total = self.count_memories()
+        key = (word, flags, max_doc_freq)
+        known = self._doc_freqs.get(key)
+        if known is None or abs(total - known[1]) > max(50, total // 100):
+            known = (self._count_upto(matching, _or_query([word]), flags, max_doc_freq + 1), total)
+            self._remember_doc_freq(key, known)
+        return known[0] > max_doc_freq
+
+    def _remember_doc_freq(self, key: tuple[str, tuple[bool, bool], int], value: tuple[int, int]) -> None:
+        if len(self._doc_freqs) >= _DOC_FREQ_CACHE:
+            self._doc_freqs.clear()
+        self._doc_freqs[key] = value
 
     def _count_upto(self, matching: str, query: str, flags: tuple[bool, bool], cap: int) -> int:
         """Memories of this store that ``matching`` accepts for ``query``, counted up to ``cap``."""
@@ -133,18 +149,31 @@ class PostgresQueries(PostgresBase):
         words = [t for t in dict.fromkeys(terms) if WORD.search(t)]
         if not words:
             return TermMatches(total=0, doc_freq={}, matched={})
-        asked = set(ids)
         doc_freq: dict[str, int] = {}
         matched: dict[str, frozenset[str]] = {}
         total = self.count_memories()
+        t = self._t("memories")
+        phrase = f"phraseto_tsquery('{self.schema}.lm_text', %s)"
         for term in words:
-            found = self._rows(
-                f"SELECT id FROM {self._t('memories')}, phraseto_tsquery('{self.schema}.lm_text', %s) q "
-                "WHERE store = %s AND (tsv_content @@ q OR tsv_source @@ q) LIMIT %s",
-                (term, self.store, cap),
+            # The count is kept while the store's size holds (see _too_common); which
+            # of the asked memories match is read fresh, by their keys.
+            key = (f"phrase:{term}", (True, False), cap)
+            known = self._doc_freqs.get(key)
+            if known is None or abs(total - known[1]) > max(50, total // 100):
+                row = self._one(
+                    f"SELECT count(*) FROM (SELECT 1 FROM {t}, {phrase} q WHERE store = %s "
+                    "AND (tsv_content @@ q OR tsv_source @@ q) LIMIT %s) x",
+                    (term, self.store, cap),
+                )
+                known = (int(row[0]) if row else 0, total)
+                self._remember_doc_freq(key, known)
+            doc_freq[term] = known[0]
+            hits = self._rows(
+                f"SELECT id FROM {t}, {phrase} q WHERE store = %s AND id = ANY(%s) "
+                "AND (tsv_content @@ q OR tsv_source @@ q)",
+                (term, self.store, list(ids)),
             )
-            doc_freq[term] = len(found)
-            matched[term] = frozenset(r[0] for r in found if r[0] in asked)
+            matched[term] = frozenset(r[0] for r in hits)
         return TermMatches(total=total, doc_freq=doc_freq, matched=matched)
 
     def entity_mentions(self, entity: str, *, limit: int) -> list[str]:
@@ -246,11 +275,14 @@ class PostgresQueries(PostgresBase):
         return [r[0] for r in rows]
 
     def count_memories(self, status: str | None = None) -> int:
+        """From ``store_counts``, which triggers keep (migration ``m002_store_counts``)."""
         if status is None:
-            row = self._one(f"SELECT count(*) FROM {self._t('memories')} WHERE store = %s", (self.store,))
+            row = self._one(
+                f"SELECT COALESCE(SUM(n), 0) FROM {self._t('store_counts')} WHERE store = %s", (self.store,)
+            )
         else:
             row = self._one(
-                f"SELECT count(*) FROM {self._t('memories')} WHERE store = %s AND status = %s",
+                f"SELECT COALESCE(SUM(n), 0) FROM {self._t('store_counts')} WHERE store = %s AND status = %s",
                 (self.store, status),
             )
         return int(row[0]) if row else 0

@@ -201,8 +201,43 @@ def _text_search_config(cur: psycopg.Cursor[Any], schema: str) -> None:
     )
 
 
+_M002 = """
+CREATE TABLE {s}.store_counts (
+    store  TEXT NOT NULL,
+    status TEXT NOT NULL,
+    n      BIGINT NOT NULL,
+    PRIMARY KEY (store, status)
+);
+INSERT INTO {s}.store_counts (store, status, n)
+    SELECT store, status, count(*) FROM {s}.memories GROUP BY store, status;
+CREATE FUNCTION {s}.lm_count_memories() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        UPDATE {s}.store_counts SET n = n - 1 WHERE store = OLD.store AND status = OLD.status;
+    END IF;
+    IF TG_OP IN ('UPDATE', 'INSERT') THEN
+        INSERT INTO {s}.store_counts AS c (store, status, n) VALUES (NEW.store, NEW.status, 1)
+            ON CONFLICT (store, status) DO UPDATE SET n = c.n + 1;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER lm_count_added_removed AFTER INSERT OR DELETE ON {s}.memories
+    FOR EACH ROW EXECUTE FUNCTION {s}.lm_count_memories();
+CREATE TRIGGER lm_count_status AFTER UPDATE OF status ON {s}.memories
+    FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status)
+    EXECUTE FUNCTION {s}.lm_count_memories();
+"""
+
+
+def _m002_store_counts(cur: psycopg.Cursor[Any], schema: str) -> None:
+    """Memories per store and status, kept by triggers: ``count(*)`` over a store of
+    100k memories took about 100 ms (a parallel scan), on every learn() and augment()."""
+    cur.execute(_M002.replace("{s}", schema).encode())
+
+
 MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[Any], str], None]], ...] = (
     ("m001_initial", _m001_initial),
+    ("m002_store_counts", _m002_store_counts),
 )
 
 

@@ -252,7 +252,7 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
                     )
 
     def clear(self, *, keep_audit: bool = False) -> None:
-        tables = ["memory_types", "edges", "clusters", "episodes", "memories"]
+        tables = ["memory_types", "edges", "clusters", "episodes", "memories", "store_counts"]
         tables += [] if keep_audit else ["bridge_events"]
         with self.transaction():
             for table in tables:
