@@ -208,6 +208,29 @@ def test_clustering_runs_at_session_start_after_ten_new(mem: LokulMem) -> None:
     assert {c.id for c in mem.storage.all_clusters()} == before
 
 
+def test_clustering_waits_for_a_share_of_a_large_store(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem(cluster_min_new=2, cluster_renew_share=0.25)
+    for i in range(12):
+        mem.learn(f"My friend number {i} is called Name{i}x and lives in town {i}.", session_id="a")
+    assert mem.maintenance(cluster=True).clusters > 0  # 12 memories clustered
+    for i in range(3):
+        mem.learn(f"I bought {i} new houseplants.", session_id="a")
+    assert not mem.maintenance(sweep=False).clustered  # 3 new ≤ max(2, 0.25 × 12)
+    mem.learn("I started learning the violin.", session_id="a")
+    assert mem.maintenance(sweep=False).clustered  # 4 new > 3
+
+
+def test_clustering_a_store_larger_than_the_sample(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem(cluster_sample_size=8)
+    for i in range(20):
+        mem.learn(f"My friend number {i} is called Name{i}x and lives in town {i}.")
+    report = mem.maintenance(cluster=True)
+    clusters = mem.storage.all_clusters()
+    assert report.clusters == len(clusters) > 0
+    members = sorted(i for c in clusters for i in c.member_ids)
+    assert members == sorted(m.id for m in mem.manage().list(status="active"))
+
+
 def test_clustering_fewer_memories_than_k(mem: LokulMem) -> None:
     mem.learn("I live in Oslo.")
     mem.learn("I play the cello.")

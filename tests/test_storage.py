@@ -195,6 +195,9 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
     conn.execute("DROP INDEX idx_memories_status_created")
     conn.execute("DROP INDEX idx_memories_status_event")
     conn.execute("ALTER TABLE memories DROP COLUMN event_at")
+    for trig in ("memories_count_insert", "memories_count_delete", "memories_count_status"):
+        conn.execute(f"DROP TRIGGER {trig}")
+    conn.execute("DROP TABLE store_counts")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     s = SQLiteStorage(store_path)
@@ -211,6 +214,7 @@ def test_m002_migrates_a_version_1_store_and_indexes_old_rows(store_path: Path) 
         "m006_context_vector",
         "m007_event_at",
         "m008_recall_indexes",
+        "m009_store_counts",
     ]
 
 
@@ -242,4 +246,38 @@ def test_m005_keeps_a_version_4_store_searchable(store_path: Path) -> None:
     assert [i for i, _ in s.lexical_search(["sundays"], limit=5, context_weight=0.6)] == ["old"]
     s.insert_memory(_memory(id="new", content="User's answer is 5 years.", reply_context="Married long?"))
     assert [i for i, _ in s.lexical_search(["married"], limit=5, reply_weight=0.6)] == ["new"]
+    s.close()
+
+
+def test_store_counts_follow_the_rows_through_sql_too(store_path: Path) -> None:
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    for i in range(3):
+        s.insert_memory(_memory(id=f"m{i}", content=f"User owns bike {i}."))
+    s.mark_faded(["m0"], 5)
+    s.delete_memories(["m1"])
+    assert (s.count_memories(), s.count_memories("active"), s.count_memories("faded")) == (2, 1, 1)
+    raw = s._c.execute("SELECT count(*), sum(status = 'active') FROM memories").fetchone()
+    assert raw == (2, 1)
+    s.close()
+
+
+def test_a_large_store_keeps_document_frequencies_while_its_size_holds(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lokulmem.storage import sqlite_queries
+
+    monkeypatch.setattr(sqlite_queries, "DOC_FREQ_CACHE_FROM", 100)
+    s = SQLiteStorage(store_path)
+    s.open(embedding_model=MODEL, dimension=384)
+    with s.transaction():
+        for i in range(200):
+            s.insert_memory(_memory(id=f"m{i}", content=f"User owns {'kayak' if i < 10 else 'bike'} {i}."))
+    assert s.term_matches(["kayak"], ["m0"]).doc_freq["kayak"] == 10
+    for i in range(2):  # the store grows by 1%: the count is kept
+        s.insert_memory(_memory(id=f"k{i}", content="User owns another kayak."))
+    tm = s.term_matches(["kayak"], ["k0", "m0"])
+    assert tm.doc_freq["kayak"] == 10 and tm.matched["kayak"] == frozenset({"k0", "m0"})  # matches are fresh
+    s.insert_memory(_memory(id="k2", content="User owns another kayak."))  # more than 1%: counted again
+    assert s.term_matches(["kayak"], ["m0"]).doc_freq["kayak"] == 13
     s.close()

@@ -28,7 +28,11 @@ import numpy.typing as npt
 
 from .extraction.lexicon import STOPWORDS
 
-__all__ = ["KMeansResult", "choose_k", "kmeans", "label_terms"]
+__all__ = ["KMeansResult", "choose_k", "cluster_all", "kmeans", "label_terms"]
+
+#: Rows assigned to their nearest centroid per matrix product in
+#: :func:`cluster_all` (bounds its memory: block × K floats).
+ASSIGN_BLOCK = 16_384
 
 Matrix = npt.NDArray[np.float32]
 
@@ -116,6 +120,36 @@ def kmeans(vectors: Matrix, k: int, *, max_iterations: int = 50, seed: int = 0) 
     remap = {int(old): i for i, old in enumerate(used)}
     labels = np.array([remap[int(lab)] for lab in labels], dtype=np.int64)
     return KMeansResult(centroids[used], labels, iterations, converged)
+
+
+def cluster_all(
+    vectors: Matrix, k: int, *, sample_size: int, max_iterations: int = 50, seed: int = 0
+) -> KMeansResult:
+    """k-means that stays bounded on a large store: the centroids are fitted on a
+    seeded uniform sample of at most ``sample_size`` rows, then every row is
+    assigned to its nearest centroid, ``ASSIGN_BLOCK`` rows at a time.
+
+    With at most ``sample_size`` rows this *is* :func:`kmeans` (same result).
+    At 1M vectors and K = 707, fitting on every row costs a 1M × 707 product
+    per Lloyd round and a 2.8 GB one-hot matrix; a sample of 20,000 holds ~28
+    rows per centroid, plenty to place centres for a topic tie-breaker.
+    """
+    x = np.asarray(vectors, dtype=np.float32)
+    n = x.shape[0] if x.ndim == 2 else 0
+    if n <= sample_size:
+        return kmeans(x, k, max_iterations=max_iterations, seed=seed)
+    rng = np.random.default_rng(seed)
+    rows = np.sort(rng.choice(n, size=sample_size, replace=False))
+    fitted = kmeans(x[rows], k, max_iterations=max_iterations, seed=seed)
+    labels = np.empty(n, dtype=np.int64)
+    for start in range(0, n, ASSIGN_BLOCK):
+        block = _normalise(x[start : start + ASSIGN_BLOCK])
+        labels[start : start + ASSIGN_BLOCK] = np.argmax(block @ fitted.centroids.T, axis=1)
+    # A centroid no row is nearest to any more is dropped (every cluster has members).
+    used = np.unique(labels)
+    remap = np.full(fitted.centroids.shape[0], -1, dtype=np.int64)
+    remap[used] = np.arange(len(used))
+    return KMeansResult(fitted.centroids[used], remap[labels], fitted.iterations, fitted.converged)
 
 
 _WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'\-]+")

@@ -38,10 +38,11 @@ from collections.abc import Callable
 from typing import Literal, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from ._engine.unit import Changes
 from .clock import Clock
-from .clustering import choose_k, kmeans, label_terms
+from .clustering import choose_k, cluster_all, label_terms
 from .config import Config
 from .graph import refresh_edges
 from .lifecycle import plan_retention, plan_sweep, retainable, should_fade
@@ -65,10 +66,14 @@ _LAST_SWEEP = "maintenance:last_sweep_ms"
 #: How many sweeps have run on this store, by any process (observability, tests).
 SWEEP_COUNT = "maintenance:sweeps"
 _CLUSTER_ROWID = "clusters:last_rowid"
+#: JSON {"k": clusters, "at": ms, "n": memories clustered} of the last clustering.
+_CLUSTER_SUMMARY = "clusters:summary"
 #: The store's retention policy (JSON), shared by every process that opens it.
 RETENTION = "retention:policy"
 #: Members read to pick shared terms for a cluster's label.
 _LABEL_SAMPLE = 20
+#: Vectors stacked per page while reading the active set for clustering.
+_STACK_PAGE = 10_000
 
 
 class MaintenanceHost(Protocol):
@@ -110,8 +115,14 @@ def sweep_due(engine: MaintenanceHost, now_ms: int) -> bool:
 
 
 def clustering_due(engine: MaintenanceHost) -> bool:
-    last = engine.storage.get_meta(_CLUSTER_ROWID)  # never run: every memory is new
-    return engine.storage.count_rows_after(int(last or 0)) > engine.config.cluster_min_new
+    """More than ``max(cluster_min_new, cluster_renew_share × memories clustered
+    last time)`` memories were inserted since the last clustering (or it never ran)."""
+    storage, cfg = engine.storage, engine.config
+    last = storage.get_meta(_CLUSTER_ROWID)  # never run: every memory is new
+    summary = json.loads(storage.get_meta(_CLUSTER_SUMMARY) or "{}")
+    clustered = int(summary.get("n", 0)) if isinstance(summary, dict) else 0
+    bar = max(cfg.cluster_min_new, int(cfg.cluster_renew_share * clustered))
+    return storage.count_rows_after(int(last or 0)) > bar
 
 
 def run_maintenance(
@@ -241,19 +252,43 @@ def _retire(
     return archived, []
 
 
+def _active_matrix(storage: Storage) -> tuple[list[str], npt.NDArray[np.float32]]:
+    """Every active memory's id and vector (one float32 row each), stacked a page at
+    a time: a million small arrays held at once would cost more than the matrix."""
+    ids: list[str] = []
+    pages: list[npt.NDArray[np.float32]] = []
+    page: list[npt.NDArray[np.float32]] = []
+    for memory_id, vec in storage.active_vectors():
+        ids.append(memory_id)
+        page.append(vec)
+        if len(page) == _STACK_PAGE:
+            pages.append(np.stack(page).astype(np.float32))
+            page = []
+    if page:
+        pages.append(np.stack(page).astype(np.float32))
+    if not pages:
+        return ids, np.zeros((0, 0), dtype=np.float32)
+    return ids, np.concatenate(pages)
+
+
 def _cluster(engine: MaintenanceHost, now: int) -> int:
     storage, cfg = engine.storage, engine.config
     mark = storage.max_rowid()
-    items = list(storage.active_vectors())
+    ids, x = _active_matrix(storage)
     clusters: list[Cluster] = []
-    if items:
-        ids = [i for i, _ in items]
-        x = np.stack([v for _, v in items]).astype(np.float32)
-        distinct = len(np.unique(x.round(6), axis=0))
+    if ids:
+        # K is capped by the distinct vectors (counted on a strided sample of a large store).
+        fit_rows = x if len(ids) <= cfg.cluster_sample_size else x[:: len(ids) // cfg.cluster_sample_size]
+        distinct = len(np.unique(fit_rows.round(6), axis=0))
         k = min(choose_k(len(ids), min_k=cfg.cluster_min_k, divisor=cfg.cluster_k_divisor), distinct)
-        result = kmeans(x, k, max_iterations=cfg.cluster_max_iterations, seed=cfg.cluster_seed)
+        result = cluster_all(
+            x, k, sample_size=cfg.cluster_sample_size, max_iterations=cfg.cluster_max_iterations,
+            seed=cfg.cluster_seed,
+        )  # fmt: skip
+        by_label = np.argsort(result.labels, kind="stable")
+        bounds = np.searchsorted(result.labels[by_label], np.arange(result.centroids.shape[0] + 1))
         for c in range(result.centroids.shape[0]):
-            rows = np.flatnonzero(result.labels == c)
+            rows = by_label[bounds[c] : bounds[c + 1]]
             members = [ids[r] for r in rows]
             sims = x[rows] @ result.centroids[c]
             order = [members[j] for j in np.argsort(-sims)]
@@ -286,7 +321,7 @@ def _cluster(engine: MaintenanceHost, now: int) -> int:
         kept = [c for c in kept if c.member_ids]
         storage.replace_clusters(kept)
         storage.set_meta(_CLUSTER_ROWID, str(mark))
-        storage.set_meta("clusters:summary", json.dumps({"k": len(kept), "at": now}))
+        storage.set_meta(_CLUSTER_SUMMARY, json.dumps({"k": len(kept), "at": now, "n": len(ids)}))
         clusters[:] = kept
         # The knowledge graph is refreshed in the same pass (PRD §10.4).
         edges = storage.all_edges()
@@ -296,5 +331,5 @@ def _cluster(engine: MaintenanceHost, now: int) -> int:
         return Changes(written=True, reload_clusters=True, edges=reweighed, dropped_edges=dropped)
 
     engine.commit(write)
-    logger.debug("clustered %d memories into %d clusters", len(items), len(clusters))
+    logger.debug("clustered %d memories into %d clusters", len(ids), len(clusters))
     return len(clusters)

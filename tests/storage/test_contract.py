@@ -268,6 +268,15 @@ def test_term_matches_counts_documents_and_the_asked_ids(backend: Make) -> None:
     assert s.term_matches(["cream"], ["a"], cap=1).doc_freq["cream"] == 1
 
 
+def test_term_matches_finds_the_asked_ids_past_the_count_cap(backend: Make) -> None:
+    s = backend()
+    for i in range(12):
+        s.insert_memory(memory(id=f"m{i}", content=f"User drinks coffee number {i}.", source_context=""))
+    tm = s.term_matches(["coffee"], ["m0", "m11", "missing"], cap=3)
+    # The count stops at the cap; which asked memories match does not.
+    assert tm.doc_freq["coffee"] == 3 and tm.matched["coffee"] == frozenset({"m0", "m11"})
+
+
 def test_time_windows_keys_and_references(backend: Make) -> None:
     s = backend()
     s.insert_memory(memory(id="a", created_at=100, event_at=500, key="k1", superseded_by=None))

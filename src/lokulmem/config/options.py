@@ -275,8 +275,16 @@ class Config:
     #: Retrieval bonus for memories in the query's nearest cluster (PRD 0.05; a
     #: tie-breaker since the lexical and reply-context terms, docs/tuning.md).
     cluster_bonus: float = nonneg(0.01)
-    #: Clustering re-runs at session start when more memories than this were added since.
+    #: Clustering re-runs at session start when more memories than
+    #: ``max(cluster_min_new, cluster_renew_share × memories clustered last time)``
+    #: were added since (a share, so a 1M store does not re-cluster every 11 facts).
     cluster_min_new: int = count(10)
+    #: See ``cluster_min_new``.
+    cluster_renew_share: float = unit(0.01)
+    #: k-means fits its centroids on a seeded sample of at most this many active
+    #: vectors, then assigns every vector (bounded time and memory at 1M; a store
+    #: this small or smaller is clustered on all of them, as before).
+    cluster_sample_size: int = posint(20_000)
     #: K = max(cluster_min_k, floor(sqrt(active / cluster_k_divisor))).
     cluster_min_k: int = posint(3)
     #: See ``cluster_min_k``.

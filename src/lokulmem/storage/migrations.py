@@ -289,6 +289,36 @@ def m008_recall_indexes(conn: sqlite3.Connection) -> None:
     )
 
 
+def m009_store_counts(conn: sqlite3.Connection) -> None:
+    """Memories per status, kept by triggers: ``count(*)`` of a million rows is a
+    5 ms index scan (30 ms with ``WHERE status``), once per ``learn()`` and
+    ``augment()``; this is one row read.  (Rows replaced by ``INSERT OR REPLACE``
+    would skip the delete trigger; the storage never writes memories that way.)"""
+    run_script(
+        conn,
+        """
+        CREATE TABLE store_counts (
+            status TEXT PRIMARY KEY,
+            n      INTEGER NOT NULL
+        );
+        INSERT INTO store_counts(status, n) SELECT status, count(*) FROM memories GROUP BY status;
+        CREATE TRIGGER memories_count_insert AFTER INSERT ON memories BEGIN
+            INSERT INTO store_counts(status, n) VALUES (NEW.status, 1)
+                ON CONFLICT(status) DO UPDATE SET n = n + 1;
+        END;
+        CREATE TRIGGER memories_count_delete AFTER DELETE ON memories BEGIN
+            UPDATE store_counts SET n = n - 1 WHERE status = OLD.status;
+        END;
+        CREATE TRIGGER memories_count_status AFTER UPDATE OF status ON memories
+            WHEN OLD.status IS NOT NEW.status BEGIN
+            UPDATE store_counts SET n = n - 1 WHERE status = OLD.status;
+            INSERT INTO store_counts(status, n) VALUES (NEW.status, 1)
+                ON CONFLICT(status) DO UPDATE SET n = n + 1;
+        END;
+        """,
+    )
+
+
 def build_file_fts(conn: sqlite3.Connection) -> None:
     """(Re)build the file's full-text index at the current columns (a store decrypted)."""
     _fts_index(conn, ("content", "source_context", "reply_context"))
@@ -303,6 +333,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[sqlite3.Connection], None]], ...] = (
     ("m006_context_vector", m006_context_vector),
     ("m007_event_at", m007_event_at),
     ("m008_recall_indexes", m008_recall_indexes),
+    ("m009_store_counts", m009_store_counts),
 )
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -41,6 +41,9 @@ class SQLiteBase:
         self._fts: bool | None = None
         #: Seals and opens text fields (identity unless the store is encrypted).
         self._sealer: Sealer = PLAIN
+        #: Term document frequencies of a large store: (match, cap) → (count, total
+        #: memories when counted); see ``SQLiteQueries._doc_freq``.
+        self._doc_freqs: dict[tuple[str, int], tuple[int, int]] = {}
 
     @property
     def in_memory(self) -> bool:

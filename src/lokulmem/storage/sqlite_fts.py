@@ -21,11 +21,19 @@ from ..errors import StorageError
 from .migrations import run_script
 from .sealing import Sealer
 
-__all__ = ["FTS_COLUMNS", "attach_memory_fts", "detach_memory_fts", "drop_file_fts", "refresh_memory_fts"]
+__all__ = [
+    "FTS_COLUMNS",
+    "FTS_TOKENIZE",
+    "attach_memory_fts",
+    "detach_memory_fts",
+    "drop_file_fts",
+    "refresh_memory_fts",
+]
 
 #: The columns the full-text index covers (the file index's, migration 5).
 FTS_COLUMNS = ("content", "source_context", "reply_context")
-_TOKENIZE = "porter unicode61 remove_diacritics 2"
+#: The tokenizer of every full-text index (the file's, migrations 4 and 5).
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
 
 
 def drop_file_fts(conn: sqlite3.Connection) -> None:
@@ -69,7 +77,7 @@ def attach_memory_fts(conn: sqlite3.Connection, sealer: Sealer) -> None:
     run_script(
         conn,
         f"""
-        CREATE VIRTUAL TABLE temp.memories_fts USING fts5({cols}, tokenize='{_TOKENIZE}');
+        CREATE VIRTUAL TABLE temp.memories_fts USING fts5({cols}, tokenize='{FTS_TOKENIZE}');
         CREATE TEMP TRIGGER lm_fts_insert AFTER INSERT ON main.memories BEGIN
             INSERT INTO memories_fts(rowid, {cols}) VALUES (new.rowid, {values});
         END;
