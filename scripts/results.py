@@ -32,6 +32,11 @@ COMMANDS: dict[str, list[str]] = {
     "retrieval": ["-m", "eval.retrieval"],
     "knowledge_update": ["-m", "eval.knowledge_update"],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
+    # Needs the bench-only packages (pip install chromadb mem0ai) in this interpreter.
+    "side_by_side": ["bench/side_by_side.py", "--n", "10000", "--runs", "50"],
+    # Builds a 1M store in /tmp on its first run (~3 min + the HNSW graph, ~10 min),
+    # then reuses it and its saved graph.
+    "million": ["bench/bench_million.py", "--n", "1000000", "--runs", "50"],
 }
 
 
@@ -116,6 +121,52 @@ def _plot_prd(prd: dict[str, Any]) -> Path:
     return path
 
 
+def _plot_side_by_side(entry: dict[str, Any]) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = entry["result"]["results"]
+    names = [r["system"] for r in rows]
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.4), dpi=110)
+    for ax, key, title in ((axes[0], "add", "add / learn()"), (axes[1], "query", "query / augment()")):
+        ax.bar(names, [r[key][0] for r in rows])
+        ax.set_title(f"{title} p50 (ms)", fontsize=9)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="y", alpha=0.3)
+    n = entry["result"]["n"]
+    when = f"{entry['date']}, {entry['commit']}"
+    fig.suptitle(f"Side by side at {n:,} memories, same embedder ({when})", fontsize=9)
+    fig.tight_layout()
+    path = IMAGES / "bench-side-by-side.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def _plot_million(entry: dict[str, Any]) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    stages = entry["result"]["augment_stages_p50_ms"]
+    fig, ax = plt.subplots(figsize=(6, 3.4), dpi=110)
+    ax.barh(list(stages), list(stages.values()))
+    ax.invert_yaxis()
+    ax.set_xlabel("ms (p50 of each stage)")
+    n = entry["result"]["n"]
+    total = entry["result"]["augment"]["p50"]
+    ax.set_title(f"augment() at {n:,} memories: p50 {total} ms by stage ({entry['date']})", fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    path = IMAGES / "bench-million.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def _table(data: dict[str, Any]) -> str:
     lines = ["| Figure | Value | Command | Recorded |", "|---|---|---|---|"]
     for name, entry in data.items():
@@ -136,6 +187,26 @@ def _figures(name: str, result: dict[str, Any]) -> list[tuple[str, str]]:
         return out
     if name == "prd":
         return [(f"PRD §13: {k}", str(v)) for k, v in result["results"].items()]
+    if name == "side_by_side":
+        return [
+            (
+                f"{r['system']} at {result['n']:,}: add / query p50, disk, RSS added",
+                f"{r['add'][0]:.1f} / {r['query'][0]:.1f} ms, {r['disk_mb']:.1f} MB, {r['rss_mb']:.1f} MB",
+            )
+            for r in result["results"]
+        ]
+    if name == "million":
+        n = f"{result['n']:,}"
+        calibration = result["search_index"].get("calibration") or {}
+        modes = f"{', '.join(result['search_modes'])}, recall@10 {calibration.get('recall')}"
+        return [
+            (f"augment() p50 / p95 at {n}", f"{result['augment']['p50']} / {result['augment']['p95']} ms"),
+            (f"learn() p50 / p95 at {n}", f"{result['learn']['p50']} / {result['learn']['p95']} ms"),
+            (f"open at {n} (graph {'restored' if result['search_index'].get('restored') else 'built'})",
+             f"{result['open_s']} s"),
+            (f"search mode at {n}", modes),
+            (f"RSS added at {n}", f"{result['rss_added_mb']:,.0f} MB"),
+        ]  # fmt: skip
     flat = dict(_leaves(result, ""))
     return [(f"{name}: {k}", f"{v:.3g}" if isinstance(v, float) else str(v)) for k, v in sorted(flat.items())]
 
@@ -168,6 +239,10 @@ def plot() -> None:
         print("wrote", _plot_core(data["core"]))
     if "prd" in data:
         print("wrote", _plot_prd(data["prd"]))
+    if "side_by_side" in data:
+        print("wrote", _plot_side_by_side(data["side_by_side"]))
+    if "million" in data:
+        print("wrote", _plot_million(data["million"]))
     page = PAGE.read_text()
     head, rest = page.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
