@@ -239,3 +239,26 @@ def test_a_time_range_brings_what_was_learned_then(mem: LokulMem, clock: ManualC
     assert "pottery" in top.memory.content
     assert top.score_breakdown.time == mem.engine.config.time_range_bonus
     assert "learned in the time asked about" in top.reason
+
+
+def test_the_content_only_ranking_is_asked_only_when_two_candidates_share_a_message(
+    mem: LokulMem, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[float] = []
+    real = mem.storage.lexical_search
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(float(kwargs.get("context_weight", 0.0)))  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    mem.learn("I adopted a beagle named Biscuit.", "")
+    mem.learn("My sister plays the cello in Lyon.", "")
+    monkeypatch.setattr(mem.storage, "lexical_search", counted)
+    first = mem.augment("Tell me about Biscuit the beagle and the cello.", debug=True)
+    assert first.debug is not None and len(calls) == 1  # one memory per message: one ranking
+    monkeypatch.setattr(mem.storage, "lexical_search", real)
+    mem.learn("I moved to Porto and I bought a bike there.", "")
+    monkeypatch.setattr(mem.storage, "lexical_search", counted)
+    calls.clear()
+    mem.augment("Did I buy a bike after moving to Porto?")
+    assert len(calls) == 2 and calls[1] == 0.0  # two facts of one message: the content alone too

@@ -71,6 +71,20 @@ def test_context_once_keeps_a_messages_words_for_its_best_memory() -> None:
     assert once[1].breakdown.lexical == pytest.approx(CFG.retrieval_weights.lexical * 0.2)
 
 
+def test_repeats_message_tells_when_context_once_needs_the_content_scores() -> None:
+    msg = "I moved to Porto and bought a bike."
+    a = mem("a", vec(1, 0, 0, 0), source_context=msg, source_session="s")
+    b = mem("b", vec(1, 1, 0, 0), source_context=msg, source_session="s")
+    other = mem("o", vec(1, 1, 1, 0), source_context=msg, source_session="t")  # another session
+    bare = mem("x", vec(0, 1, 0, 0), source_context="", source_session="s")
+    bare2 = mem("y", vec(0, 0, 1, 0), source_context="", source_session="s")
+    assert st.repeats_message(scored(a, b))
+    assert not st.repeats_message(scored(a, other, bare, bare2))
+    # Without a repeat, context-once reads no content score: leaving them out changes nothing.
+    ranked = scored(a, other, lexical={"a": 1.0, "o": 1.0})
+    assert st.context_once(ranked, {}, CFG) == st.context_once(ranked, {"a": 0.1, "o": 0.1}, CFG)
+
+
 def test_rank_puts_pinned_memories_above_the_floor_first() -> None:
     top, pinned = mem("top", vec(1, 0, 0, 0)), mem("pin", vec(1, 1, 1, 0), pinned=True)
     ranked = st.rank(scored(top, pinned), floor=0.07)

@@ -26,6 +26,7 @@ __all__ = [
     "common_doc_freq",
     "graph_links",
     "lexical_scores",
+    "own_lexical_scores",
     "term_coverage",
     "upcoming_events",
 ]
@@ -41,31 +42,53 @@ def common_doc_freq(searchable: int, floor: int, share: float) -> int | None:
     return max(floor, int(share * searchable))
 
 
-def lexical_scores(engine: Engine, terms: Sequence[str]) -> tuple[dict[str, float], dict[str, float]]:
-    """BM25 of the message's key terms in [0, 1]: over content, source message and
-    reply context (weighted), and over content alone, on the same scale."""
+def lexical_scores(engine: Engine, terms: Sequence[str]) -> tuple[dict[str, float], float]:
+    """BM25 of the message's key terms over content, source message and reply
+    context (weighted), in [0, 1], and the best raw score (the scale of
+    :func:`own_lexical_scores` when ``lexical_saturation`` is 0)."""
     cfg = engine.config
     if cfg.retrieval_weights.lexical <= 0 or not terms:
-        return {}, {}
-    common = common_doc_freq(len(engine.index), cfg.lexical_common_floor, cfg.lexical_common_share)
+        return {}, 0.0
     found = engine.storage.lexical_search(
         terms,
         limit=cfg.lexical_pool,
         context_weight=cfg.lexical_context_weight,
         reply_weight=cfg.lexical_reply_weight,
-        max_doc_freq=common,
+        max_doc_freq=_common(engine),
     )
-    own: list[tuple[str, float]] = []
-    if cfg.context_once and (cfg.lexical_context_weight > 0 or cfg.lexical_reply_weight > 0):
-        own = engine.storage.lexical_search(terms, limit=cfg.lexical_pool, max_doc_freq=common)
-    if cfg.lexical_saturation > 0:
-        # Absolute: a weak match (only a common name) stays weak.
-        c = cfg.lexical_saturation
-        return {i: s / (s + c) for i, s in found}, {i: s / (s + c) for i, s in own}
     best = max((s for _, s in found), default=0.0)
+    return _scaled(found, cfg.lexical_saturation, best), best
+
+
+def own_lexical_scores(engine: Engine, terms: Sequence[str], best: float) -> dict[str, float]:
+    """BM25 of the key terms over the content alone, on the scale of
+    :func:`lexical_scores` (``best``: its best raw score).  Only context-once
+    reads it, and only when two candidates come from one message, so recall asks
+    for it then (a second full-text ranking, 4 ms for a common term at 1M)."""
+    cfg = engine.config
+    if cfg.retrieval_weights.lexical <= 0 or not terms or not cfg.context_once:
+        return {}
+    if cfg.lexical_context_weight <= 0 and cfg.lexical_reply_weight <= 0:
+        return {}
+    own = engine.storage.lexical_search(terms, limit=cfg.lexical_pool, max_doc_freq=_common(engine))
+    return _scaled(own, cfg.lexical_saturation, best, cap=True)
+
+
+def _common(engine: Engine) -> int | None:
+    cfg = engine.config
+    return common_doc_freq(len(engine.index), cfg.lexical_common_floor, cfg.lexical_common_share)
+
+
+def _scaled(
+    found: Sequence[tuple[str, float]], saturation: float, best: float, *, cap: bool = False
+) -> dict[str, float]:
+    """Raw BM25 scores in [0, 1] (``cap``: clipped at 1, for scores on another ranking's scale)."""
+    if saturation > 0:
+        # Absolute: a weak match (only a common name) stays weak.
+        return {i: s / (s + saturation) for i, s in found}
     if best <= 0:
-        return {}, {}
-    return {i: s / best for i, s in found}, {i: min(1.0, s / best) for i, s in own}
+        return {}
+    return {i: min(1.0, s / best) if cap else s / best for i, s in found}
 
 
 def term_coverage(engine: Engine, parsed: QueryAnalysis, ids: Sequence[str]) -> dict[str, float]:
@@ -100,7 +123,7 @@ def candidate_pool(
     cfg = engine.config
     hits = engine.index.search(query, cfg.candidate_pool)
     ids = [h.id for h in hits]
-    lexical, lexical_own = lexical_scores(engine, parsed.terms)
+    lexical, lexical_best = lexical_scores(engine, parsed.terms)
     span = parsed.time_range if cfg.time_range_bonus > 0 else None
     timed = engine.storage.created_between(span.start, span.end, cfg.time_range_pool) if span else []
     timed = [i for i in timed if i in engine.index]
@@ -127,7 +150,7 @@ def candidate_pool(
         memories=memories,
         similarities=dict(zip(ids, cosines, strict=True)),
         lexical=lexical,
-        lexical_own=lexical_own,
+        lexical_best=lexical_best,
         coverage=term_coverage(engine, parsed, ids) if evidence else None,
         asked=frozenset(parsed.asked_attributes) if evidence else frozenset(),
         asked_types=frozenset(parsed.asked_types) if evidence else frozenset(),

@@ -15,7 +15,7 @@ conversation), **packaging** (the block within the token budget:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,7 +32,7 @@ from ..retrieval.injection import format_upcoming
 from ..retrieval.parse import parse_query
 from .args import AugmentArgs
 from .audit import StageClock, debug_record
-from .pool import candidate_pool, graph_links, upcoming_events
+from .pool import candidate_pool, graph_links, own_lexical_scores, upcoming_events
 from .unit import Changes
 
 if TYPE_CHECKING:
@@ -136,6 +136,9 @@ class _Recall:
             config=cfg,
         )
         self.clock.done("scoring", scored=len(scored))
+        if cfg.context_once and st.repeats_message(scored):
+            own = own_lexical_scores(engine, self.parsed.terms, self.pool.lexical_best)
+            self.pool = replace(self.pool, lexical_own=own)
         self.ranked = st.rank(st.context_once(scored, self.pool.lexical_own, cfg), self.args.floor)
         self.clock.done("ranking", ranked=len(self.ranked))
 

@@ -32,6 +32,7 @@ __all__ = [
     "link",
     "merge_ids",
     "rank",
+    "repeats_message",
     "score",
     "seeds",
     "successors",
@@ -67,8 +68,11 @@ class Pool:
     similarities: Mapping[str, float]
     #: BM25 over content, source message and reply context, in [0, 1].
     lexical: Mapping[str, float] = field(default_factory=dict)
-    #: BM25 over the content alone, on the same scale (for context-once).
+    #: BM25 over the content alone, on the same scale (for context-once; filled
+    #: only when two candidates share a message, see :func:`repeats_message`).
     lexical_own: Mapping[str, float] = field(default_factory=dict)
+    #: The best raw weighted BM25 (the scale of ``lexical_own`` without saturation).
+    lexical_best: float = 0.0
     #: IDF-weighted share of the query's key terms each memory contains
     #: (:func:`.relevance.coverage`); None when it was not computed.
     coverage: Mapping[str, float] | None = None
@@ -186,6 +190,13 @@ def score(
         out.append(Scored(m, pool.similarities[m.id], b, max(0.0, min(1.0, sim))))
     out.sort(key=lambda s: -s.breakdown.total)
     return out
+
+
+def repeats_message(scored: Sequence[Scored]) -> bool:
+    """Whether two of ``scored`` come from one message (context-once then reads
+    the content-only lexical scores)."""
+    keys = [(s.memory.source_session, s.memory.source_context) for s in scored if s.memory.source_context]
+    return len(keys) != len(set(keys))
 
 
 def context_once(scored: Sequence[Scored], lexical_own: Mapping[str, float], config: Config) -> list[Scored]:
