@@ -50,3 +50,37 @@ def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
 def test_a_change_in_one_sentence_sets_the_current_value(sentence: str, value: str) -> None:
     a = extract_attribute(sentence)
     assert a is not None and (a.key, a.value) == ("user.residence", value)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key", "value"),
+    [
+        ("I'm in Vancouver now, the move went fine.", "user.residence", "vancouver"),
+        ("I'm now in New York.", "user.residence", "new york"),
+        ("I left Deloitte and joined KPMG.", "user.employer", "kpmg"),
+        ("I quit teaching and became a freelance translator.", "user.job", "freelance translator"),
+        ("I went vegan in January.", "user.diet", "vegan"),
+        ("I've been vegetarian for years.", "user.diet", "vegetarian"),
+        ("I go to Kingston University.", "user.school", "kingston university"),
+        ("I transferred to Leeds Beckett University.", "user.school", "leeds beckett university"),
+        ("I study at the University of Bath.", "user.school", "university of bath"),
+        ("I sold the Focus and bought a Tesla Model 3.", "user.car", "tesla model 3"),
+    ],
+)
+def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, value: str) -> None:
+    a = extract_attribute(sentence)
+    assert a is not None and (a.key, a.value) == (key, value)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm in a meeting now.",
+        "I became a member of the club.",
+        "I go to the gym.",
+        "I left early and joined the party.",
+        "I go to school by bus.",
+    ],
+)
+def test_the_change_verbs_need_their_kind_of_value(sentence: str) -> None:
+    assert extract_attribute(sentence) is None

@@ -27,6 +27,11 @@ _SUBJECT = r"(?:(?P<i>\bi)|\bmy\s+(?P<subj>[a-z\-]+))"
 _ADV = r"(?:\s+(?:currently|now|still|actually|really|also|just|recently))*"
 _VALUE = r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)"
 _END = r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bwith\b|\bsince\b|\bbecause\b|\bfor\b|\bnow\b|$))"
+#: A school's name: "Kingston University", "University of Bath", "Imperial College London".
+_INSTITUTION = (
+    r"(?P<v>(?:[a-z][a-z'.&\-]*\s+){1,4}(?:university|college|institute|academy)(?:\s+[a-z][a-z\-]*)?"
+    r"|(?:university|college)\s+of\s+[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})"
+) + _END
 _NEG = r"(?P<neg>\s+(?:no longer|not|never|don't|do not|doesn't|does not))?"
 
 _PATTERNS: tuple[tuple[str, str], ...] = (
@@ -53,6 +58,9 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("residence", _SUBJECT + _ADV + r"\s+(?:just\s+)?(?:moved|relocated)\s+to\s+" + _VALUE + _END),
     ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + _END),
+    # "I'm in Vancouver now" / "I'm now in Vancouver": a place name, said with "now".
+    ("residence_now", r"\bi(?:'m|\s+am)\s+in\s+(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,3}?)\s+now\b"),
+    ("residence_now", r"\bi(?:'m|\s+am)\s+now\s+(?:in|based in|living in)\s+" + _VALUE + _END),
     (
         "employer",
         _SUBJECT
@@ -74,6 +82,11 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "employer",
         _SUBJECT + _ADV + r"\s+(?:joined|started at|got hired at|got a job at)\s+" + _VALUE + _END,
+    ),
+    # "I left Deloitte and joined KPMG": the employer is the one joined.
+    (
+        "employer",
+        r"\bi\s+(?:left|quit)\s+[^,.;!?]{1,60}?\s+(?:and|to)\s+(?:joined|started at)\s+" + _VALUE + _END,
     ),
     (
         "employer",
@@ -103,6 +116,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         + _END,
     ),
     ("job", _SUBJECT + r"(?:'m|\s+am|\s+is|'s)" + _NEG + _ADV + r"\s+an?\s+" + _VALUE + _END),
+    # "I quit teaching and became a freelance translator" (a job word is required).
+    ("job", r"\bi\s+(?:[a-z']+\s+){0,5}?(?:became|have become|'ve become)\s+an?\s+" + _VALUE + _END),
     ("name", r"\bmy\s+name\s+is\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + _END),
     ("name", r"\b(?:call me|i go by)\s+(?P<v>[a-z][a-z'\-]*)" + _END),
     ("age", _SUBJECT + r"(?:'m|\s+am|\s+is|'s)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?" + _END),
@@ -117,6 +132,16 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         + "|".join(sorted(DIETS))
         + r")\b",
     ),
+    # "I went vegan in January" / "I've been vegetarian for years".
+    (
+        "diet",
+        _SUBJECT
+        + r"(?:'ve been|\s+have been|\s+went|\s+became|\s+turned|'ve gone|\s+have gone)"
+        + _ADV
+        + r"(?:\s+fully)?\s+(?:an?\s+)?(?P<v>"
+        + "|".join(sorted(DIETS))
+        + r")\b",
+    ),
     (
         "relationship_status",
         _SUBJECT
@@ -128,6 +153,12 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         + r")\b",
     ),
     ("car", _SUBJECT + _ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?" + _VALUE + _END),
+    # "I sold the Focus and bought a Tesla Model 3": the car is the one bought.
+    (
+        "car",
+        r"\bi\s+(?:sold|traded in|got rid of)\s+[^,.;!?]{1,40}?\s+and\s+(?:bought|got)\s+"
+        r"(?:an?\s+|the\s+|my\s+)?(?:new\s+)?" + _VALUE + _END,
+    ),
     ("prefers", _SUBJECT + _ADV + r"\s+(?:prefer|prefers)\s+" + _VALUE + _END),
     (
         "favorite",
@@ -164,6 +195,17 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bmy\s+(?P<attr>car|bike|bicycle|house|door|phone|hair|eyes|room|van|truck)\s+(?:is|are)\s+"
         r"(?P<v>red|blue|green|black|white|silver|grey|gray|yellow|orange|purple|pink|brown|"
         r"blonde|blond|dark|light)\b",
+    ),
+    # The school one attends: "I go to Kingston University" / "I transferred to
+    # Leeds Beckett University" / "I study at the University of Bath".
+    (
+        "school",
+        _SUBJECT
+        + r"(?:'m|\s+am)?"
+        + _ADV
+        + r"\s+(?:go|goes|going|transferred|transfer|switched|moved|study|studies|studying|enrolled|"
+        + r"a student)\s+(?:to|at|in)\s+(?:the\s+)?"
+        + _INSTITUTION,
     ),
     (
         "study",
@@ -353,6 +395,8 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "favorite": {"tail": _TIME_TAIL, "finish": _favorite},
     "employer": {"employer_words": True},
     "employer_at": {"attribute": "employer", "proper": True},
+    "residence_now": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
+    "school": {"proper": True, "tail": _TIME_TAIL},
     "relation": {"proper": True, "finish": _relation},
     "household": {"default": "own place", "finish": _household},
     "commute": {"alt_group": "v2", "finish": _commute},

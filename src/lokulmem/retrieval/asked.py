@@ -57,6 +57,19 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("name",), (rf"\b{_POSS}\s+name\b", rf"\bwhat\s+(?:am|is)\s+{_SUBJ}\s+called\b")),
     (("age",), (rf"\bhow\s+old\s+(?:am|is)\s+{_SUBJ}\b", rf"\b{_POSS}\s+age\b")),
     (("car",), (rf"\bwhat\s+(?:car\s+)?(?:do|does)\s+{_SUBJ}\s+drive\b", rf"\b{_POSS}\s+car\b")),
+    (
+        ("diet",),
+        (rf"\bwhat\s+(?:diet|kind of diet)\s+(?:do|does)\s+{_SUBJ}\b", rf"\b{_POSS}\s+diet\b"),
+    ),
+    (
+        ("school",),
+        (
+            rf"\b(?:which|what)\s+(?:university|college|school)\s+(?:do|does|am|is)\s+{_SUBJ}\b",
+            rf"\bwhere\s+(?:do|does|am|is)\s+{_SUBJ}\s+"
+            r"(?:study|studying|go to (?:university|college|school))\b",
+            rf"\b{_POSS}\s+(?:university|college)\b",
+        ),
+    ),
     (("birthday",), (rf"\b{_POSS}\s+birthday\b", rf"\bwhen\s+(?:was|were)\s+{_SUBJ}\s+born\b")),
     (("birthplace",), (rf"\bwhere\s+(?:was|were)\s+{_SUBJ}\s+born\b",)),
     (("origin",), (rf"\bwhere\s+(?:do|does|am|is)\s+{_SUBJ}\s+(?:come\s+)?from\b",)),
