@@ -59,12 +59,26 @@ def record(names: list[str]) -> None:
     print("wrote", DATA)
 
 
-def _plot_core(core: dict[str, Any]) -> Path:
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the file-only backend (matplotlib is not a lokulmem dependency)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def _save(plt: Any, fig: Any, name: str) -> Path:
+    fig.tight_layout()
+    path = IMAGES / name
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def _plot_core(core: dict[str, Any]) -> Path:
+    plt = _pyplot()
     rows = core["result"]["results"]
     sizes = [r["n"] for r in rows]
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=110)
@@ -77,11 +91,7 @@ def _plot_core(core: dict[str, Any]) -> Path:
     ax.set_title(f"Core loop latency ({core['date']}, {core['commit']})")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path = IMAGES / "bench-core.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, "bench-core.png")
 
 
 #: PRD §13 targets of the bench_prd rows (same units as the bench).
@@ -101,11 +111,7 @@ PRD_TARGETS = {
 
 
 def _plot_prd(prd: dict[str, Any]) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     rows = [(k, v / PRD_TARGETS[k]) for k, v in prd["result"]["results"].items() if k in PRD_TARGETS]
     fig, ax = plt.subplots(figsize=(6.5, 3.8), dpi=110)
     ax.barh([k for k, _ in rows], [max(r, 1e-3) for _, r in rows])
@@ -114,19 +120,11 @@ def _plot_prd(prd: dict[str, Any]) -> Path:
     ax.set_xlabel("measured / PRD target (left of the line: within target)")
     ax.set_title(f"PRD §13 performance rows ({prd['date']}, {prd['commit']})")
     ax.tick_params(axis="y", labelsize=7)
-    fig.tight_layout()
-    path = IMAGES / "bench-prd.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, "bench-prd.png")
 
 
 def _plot_side_by_side(entry: dict[str, Any]) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     rows = entry["result"]["results"]
     names = [r["system"] for r in rows]
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.4), dpi=110)
@@ -138,19 +136,11 @@ def _plot_side_by_side(entry: dict[str, Any]) -> Path:
     n = entry["result"]["n"]
     when = f"{entry['date']}, {entry['commit']}"
     fig.suptitle(f"Side by side at {n:,} memories, same embedder ({when})", fontsize=9)
-    fig.tight_layout()
-    path = IMAGES / "bench-side-by-side.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, "bench-side-by-side.png")
 
 
 def _plot_million(entry: dict[str, Any]) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     stages = entry["result"]["augment_stages_p50_ms"]
     fig, ax = plt.subplots(figsize=(6, 3.4), dpi=110)
     ax.barh(list(stages), list(stages.values()))
@@ -160,11 +150,7 @@ def _plot_million(entry: dict[str, Any]) -> Path:
     total = entry["result"]["augment"]["p50"]
     ax.set_title(f"augment() at {n:,} memories: p50 {total} ms by stage ({entry['date']})", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    path = IMAGES / "bench-million.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, "bench-million.png")
 
 
 def _table(data: dict[str, Any]) -> str:
