@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from lokulmem import LokulMem
+
+
+def same_store(mem: LokulMem) -> dict[str, Any]:
+    """The options that open ``mem``'s store again, on either backend (a PostgreSQL
+    store's ``location`` is a description, not a path: opening it as one made a
+    SQLite file of that name in the working directory)."""
+    dsn, store = getattr(mem.storage, "dsn", None), getattr(mem.storage, "store", None)
+    if isinstance(dsn, str) and isinstance(store, str):  # PostgresStorage (psycopg may be absent)
+        return {"storage": "postgres", "dsn": dsn, "store_name": store}
+    return {"path": mem.location}
 
 
 def store_files(mem: LokulMem) -> dict[str, bytes]:

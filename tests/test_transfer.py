@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from helpers import searchable_ids, store_files
+from helpers import same_store, searchable_ids, store_files
 from lokulmem import (
     Cluster,
     Edge,
@@ -124,9 +124,9 @@ def test_export_without_embeddings_reembeds_on_import(
             batches.append(len(texts))
             return embedder.embed(texts)
 
-    # A fresh client on the same file, with a model whose cache does not hide the calls.
+    # A fresh client on the same store, with a model whose cache does not hide the calls.
     full.close()
-    full = make_mem(path=full.location, embedder=Counting(), embedding_cache_size=1)
+    full = make_mem(**same_store(full), embedder=Counting(), embedding_cache_size=1)
     mg = full.manage()
     mg.clear()
     mg.import_data(doc)
