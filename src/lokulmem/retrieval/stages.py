@@ -192,10 +192,15 @@ def score(
     return out
 
 
+def _message_of(m: Memory) -> tuple[str, str] | None:
+    """The message a memory was learned from, as context-once tells them apart."""
+    return (m.source_session, m.source_context) if m.source_context else None
+
+
 def repeats_message(scored: Sequence[Scored]) -> bool:
     """Whether two of ``scored`` come from one message (context-once then reads
     the content-only lexical scores)."""
-    keys = [(s.memory.source_session, s.memory.source_context) for s in scored if s.memory.source_context]
+    keys = [k for s in scored if (k := _message_of(s.memory)) is not None]
     return len(keys) != len(set(keys))
 
 
@@ -209,8 +214,8 @@ def context_once(scored: Sequence[Scored], lexical_own: Mapping[str, float], con
     seen: set[tuple[str, str]] = set()
     for s in scored:
         m = s.memory
-        if m.source_context:
-            key = (m.source_session, m.source_context)
+        key = _message_of(m)
+        if key is not None:
             if key in seen:
                 own = lexical_own.get(m.id, 0.0)
                 b = dataclasses.replace(s.breakdown, lexical=config.retrieval_weights.lexical * own)
