@@ -262,3 +262,28 @@ def test_the_content_only_ranking_is_asked_only_when_two_candidates_share_a_mess
     calls.clear()
     mem.augment("Did I buy a bike after moving to Porto?")
     assert len(calls) == 2 and calls[1] == 0.0  # two facts of one message: the content alone too
+
+
+def test_overlapping_the_text_reads_changes_no_result(make_mem: Callable[..., LokulMem]) -> None:
+    """``overlap_text_search`` moves the lexical, time and pinned reads beside the
+    embedding; what augment() injects, and why, stays exactly the same."""
+    import lokulmem
+
+    stores = [make_mem(config=lokulmem.Config(overlap_text_search=on)) for on in (True, False)]
+    for m in stores:
+        _seed(m)
+        pinned = m.manage().search("peanuts")[0]
+        m.manage().pin(pinned.id)
+    questions = ["What am I allergic to?", "What did I tell you today about Berlin?", "Where does Maya work?"]
+    for question in questions:
+        on, off = (m.augment(question, [], debug=True) for m in stores)
+        assert on.messages == off.messages
+        assert on.debug is not None and off.debug is not None
+        assert [(i.memory.content, i.score, i.reason) for i in on.debug.injected] == [
+            (i.memory.content, i.score, i.reason) for i in off.debug.injected
+        ]
+        stage = {s.name: s for s in on.debug.stages}["candidates"]
+        stage_off = {s.name: s for s in off.debug.stages}["candidates"]
+        assert stage.counts == stage_off.counts
+        assert stage.detail.endswith("beside the embedding")
+        assert stage_off.detail.endswith("in this stage")

@@ -3,12 +3,14 @@ do before the pure verdict (:func:`lokulmem.contradiction.judge`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from ..extraction.attributes import Attribute, slot_keys
+from ..index.brute import SearchHit
 from ..records import Memory
 
 if TYPE_CHECKING:
@@ -20,12 +22,14 @@ Vector = npt.NDArray[np.float32]
 
 
 def stage1(
-    engine: Engine, vec: Vector, attribute: Attribute | None
+    engine: Engine, vec: Vector, attribute: Attribute | None, hits: Sequence[SearchHit] | None = None
 ) -> tuple[dict[str, Memory], dict[str, float]]:
-    """Contradiction candidates: the nearest stored facts and the nearest ones in the
-    same slot, with their cosines.  The caller holds the lock."""
+    """Contradiction candidates: the nearest stored facts (``hits``, when the caller
+    has searched already) and the nearest ones in the same slot, with their
+    cosines.  The caller holds the lock."""
     cfg, index = engine.config, engine.index
-    hits = index.search(vec, cfg.contradiction_candidates)
+    if hits is None:
+        hits = index.search(vec, cfg.contradiction_candidates)
     sims: dict[str, float] = {h.id: h.similarity for h in hits}
     mems: dict[str, Memory] = {m.id: m for m in engine.fetch_cached(list(sims))}
     keys = slot_keys(attribute)

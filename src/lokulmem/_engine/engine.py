@@ -47,6 +47,7 @@ from ..records import (
 from ..retrieval import validate_history
 from ..storage import Storage
 from .args import check_ident, check_str
+from .beside import Beside
 from .candidates import stage1
 from .compacting import needs_compaction, run_compact
 from .episodic import end_sessions
@@ -99,6 +100,8 @@ class Engine:
         self.lock = threading.RLock()
         #: ``with engine.blas_limit():`` BLAS threads during learn/augment (``Config.blas_threads``).
         self.blas_limit = BlasLimit(config.blas_threads)
+        #: Reads that run beside the query's embedding in ``augment()`` (``Config.overlap_text_search``).
+        self.beside = Beside(config.overlap_text_search)
         self.sessions = Sessions(capacity=config.session_cache_size, window=config.session_sentence_window)
         # Cleared whenever another process commits (see sync_index); our own commits update it.
         self.records = RecordCache(config.record_cache_size)
@@ -164,6 +167,7 @@ class Engine:
     def close(self) -> None:
         """Wait for background maintenance, then close the store."""
         self.scheduler.shutdown()
+        self.beside.shutdown()
         with self.lock:
             if not self._closed:
                 self.index.save()  # the HNSW graph, when there is one, beside the store

@@ -22,12 +22,14 @@ if TYPE_CHECKING:
     from .engine import Engine
 
 __all__ = [
+    "TextCandidates",
     "candidate_pool",
     "common_doc_freq",
     "graph_links",
     "lexical_scores",
     "own_lexical_scores",
     "term_coverage",
+    "text_candidates",
     "upcoming_events",
 ]
 
@@ -115,20 +117,41 @@ def term_coverage(engine: Engine, parsed: QueryAnalysis, ids: Sequence[str]) -> 
     return best
 
 
+@dataclasses.dataclass(frozen=True)
+class TextCandidates:
+    """What the candidate stage reads from the message's words alone (no vector):
+    :func:`text_candidates` can run beside the embedding."""
+
+    lexical: dict[str, float]
+    lexical_best: float
+    timed: list[str]
+    pinned: list[str]
+
+
+def text_candidates(engine: Engine, parsed: QueryAnalysis) -> TextCandidates:
+    """Lexical matches, memories learned in the time asked about and pinned memories:
+    storage reads only (no index, no record cache), so another thread may run them
+    while the caller holds the engine lock and embeds the query."""
+    cfg = engine.config
+    lexical, best = lexical_scores(engine, parsed.terms)
+    span = parsed.time_range if cfg.time_range_bonus > 0 else None
+    timed = engine.storage.created_between(span.start, span.end, cfg.time_range_pool) if span else []
+    return TextCandidates(lexical=lexical, lexical_best=best, timed=timed, pinned=engine.storage.pinned_ids())
+
+
 def candidate_pool(
-    engine: Engine, query: Vector, parsed: QueryAnalysis, *, evidence: bool
+    engine: Engine, query: Vector, parsed: QueryAnalysis, text: TextCandidates, *, evidence: bool
 ) -> tuple[st.Pool, dict[str, int]]:
-    """The pool read through the record cache, and how many candidates each source
-    added; with ``evidence``, the key-term coverage of each (for the relevance test)."""
+    """The pool read through the record cache (``text``: what :func:`text_candidates`
+    read), and how many candidates each source added; with ``evidence``, the
+    key-term coverage of each (for the relevance test)."""
     cfg = engine.config
     hits = engine.index.search(query, cfg.candidate_pool)
     ids = [h.id for h in hits]
-    lexical, lexical_best = lexical_scores(engine, parsed.terms)
     span = parsed.time_range if cfg.time_range_bonus > 0 else None
-    timed = engine.storage.created_between(span.start, span.end, cfg.time_range_pool) if span else []
-    timed = [i for i in timed if i in engine.index]
-    pinned = engine.storage.pinned_ids()
-    extra = st.merge_ids(ids, [*pinned, *timed], lexical, lambda i: i in engine.index)
+    timed = [i for i in text.timed if i in engine.index]
+    pinned = text.pinned
+    extra = st.merge_ids(ids, [*pinned, *timed], text.lexical, lambda i: i in engine.index)
     counts = {
         "vector": len(ids),
         "pinned": len(set(pinned) - set(ids)),
@@ -149,8 +172,8 @@ def candidate_pool(
     pool = st.Pool(
         memories=memories,
         similarities=dict(zip(ids, cosines, strict=True)),
-        lexical=lexical,
-        lexical_best=lexical_best,
+        lexical=text.lexical,
+        lexical_best=text.lexical_best,
         coverage=term_coverage(engine, parsed, ids) if evidence else None,
         asked=frozenset(parsed.asked_attributes) if evidence else frozenset(),
         asked_types=frozenset(parsed.asked_types) if evidence else frozenset(),

@@ -32,7 +32,7 @@ from ..retrieval.injection import format_upcoming
 from ..retrieval.parse import parse_query
 from .args import AugmentArgs
 from .audit import StageClock, debug_record
-from .pool import candidate_pool, graph_links, own_lexical_scores, upcoming_events
+from .pool import candidate_pool, graph_links, own_lexical_scores, text_candidates, upcoming_events
 from .unit import Changes
 
 if TYPE_CHECKING:
@@ -118,14 +118,21 @@ class _Recall:
     def retrieve(self) -> None:
         """Embed, search, score and rank."""
         engine, cfg = self.engine, self.engine.config
+        # The lexical, time and pinned reads need no vector: they run beside the
+        # embedding (on the engine's recall thread) when ``overlap_text_search`` is on.
+        text = engine.beside.run(lambda: text_candidates(engine, self.parsed))
         self.query, self.turn_vectors = _embed_query(engine, self.args)
         self.clock.done("embed", texts=1 + len(self.turn_vectors))
         engine.sync_index()
         self.searched = len(engine.index)
         mode, why = engine.index.choose()
         self.clock.done("mode-selection", f"{mode} search over {self.searched} vectors: {why}")
-        self.pool, sources = candidate_pool(engine, self.query, self.parsed, evidence=self.args.evidence)
-        self.clock.done("candidates", "", **sources)
+        found, beside = text.result()
+        self.pool, sources = candidate_pool(
+            engine, self.query, self.parsed, found, evidence=self.args.evidence
+        )
+        where = "beside the embedding" if beside else "in this stage"
+        self.clock.done("candidates", f"lexical, time and pinned reads ran {where}", **sources)
         self.topic = st.topic_of(*engine.topic_clusters(), self.query)
         scored = st.score(
             self.pool,

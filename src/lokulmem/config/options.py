@@ -420,6 +420,10 @@ class Config:
     #: spinning workers off the cores the embedding model needs next
     #: (``python bench/bench_threads.py``).
     blas_threads: int = count(1)
+    #: ``augment()`` runs its lexical, time and pinned reads on a helper thread while
+    #: the message is embedded (they need no vector; the result is the same either
+    #: way).  Off: they run first, on the caller's thread (docs/tuning.md entry 35).
+    overlap_text_search: bool = True
 
     # --- storage ---
     #: Milliseconds a writer waits for another process's lock before failing.

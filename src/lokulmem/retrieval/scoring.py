@@ -37,6 +37,10 @@ def breakdown(
     recency = math.exp(-config.recency_rate * hours_between(memory.created_at, now_ms))
     if memory.pinned:
         strength_term = 1.0
+    elif not w.strength:
+        # Weighted by zero (the default): skip the decay curve, about a tenth of
+        # the scoring stage over a full candidate pool; the term is 0 either way.
+        strength_term = 0.0
     else:
         strength_term = min(strength(memory, now_ms, config), config.max_strength) / config.max_strength
     return ScoreBreakdown(
