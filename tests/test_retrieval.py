@@ -287,3 +287,26 @@ def test_overlapping_the_text_reads_changes_no_result(make_mem: Callable[..., Lo
         assert stage.counts == stage_off.counts
         assert stage.detail.endswith("beside the embedding")
         assert stage_off.detail.endswith("in this stage")
+
+
+def test_a_newer_fact_on_the_same_subject_is_injected_first(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """A change no contradiction rule names leaves both facts active; for a question
+    about now, the newer one (it says "new") comes first, and the debug reason says why."""
+    mem = make_mem()
+    mem.learn("My manager is Helen.", session_id="before")
+    clock.advance(days=20)
+    learned = mem.learn("Helen left, my new manager is Oscar.", session_id="after")
+    assert not learned.contradictions  # the premise: no rule recognised the change
+    clock.advance(days=20)
+    now = mem.augment("Who is my manager?", [], debug=True)
+    assert now.debug is not None
+    first, second = now.debug.injected[:2]
+    assert "Oscar" in first.memory.content and "Helen" in second.memory.content
+    assert first.reason.endswith("newer than a similar memory below it")
+    ranking = {s.name: s for s in now.debug.stages}["ranking"]
+    assert ranking.counts["newer_first"] == 1
+    before = mem.augment("Who was my manager before?", [], debug=True)
+    assert before.debug is not None and before.debug.query.asks_now is False
+    assert {s.name: s for s in before.debug.stages}["ranking"].counts["newer_first"] == 0

@@ -36,3 +36,21 @@ def test_parse_is_bounded_on_huge_input() -> None:
     cfg = Config()
     q = parse_query("Where is Berlin? " * 50_000, NOW, cfg)
     assert len(q.terms) <= cfg.max_query_terms and len(q.clauses) <= cfg.max_query_clauses
+
+
+@pytest.mark.parametrize(
+    ("text", "now"),
+    [
+        ("Who is my manager?", True),
+        ("What pet do I have?", True),
+        ("Which bank am I with", True),
+        ("When did I move to Dublin?", False),
+        ("What was my first car?", False),
+        ("Where did I live before Lisbon?", False),
+        ("What did I do last May?", False),  # a time range
+        ("Tell me about my family.", False),  # a request, not a question
+        ("I have a dog.", False),
+    ],
+)
+def test_asks_now_is_a_question_about_how_things_stand(text: str, now: bool) -> None:
+    assert parse_query(text, NOW, Config()).asks_now is now

@@ -29,6 +29,7 @@ from ..retrieval import count_tokens, inject, message_text
 from ..retrieval import selection as sel
 from ..retrieval import stages as st
 from ..retrieval.injection import format_upcoming
+from ..retrieval.newer import newer_first
 from ..retrieval.parse import parse_query
 from .args import AugmentArgs
 from .audit import StageClock, debug_record
@@ -96,6 +97,8 @@ class _Recall:
     now: int = 0
     selection: st.Selection = field(default_factory=lambda: st.Selection((), {}, "", 0))
     ranked: list[st.Scored] = field(default_factory=list)
+    #: Ids that newer-first moved above an older memory on the same subject.
+    newer: set[str] = field(default_factory=set)
     proof: dict[str, float] | None = None
     links: Links = field(default_factory=dict)
     pushed: list[UpcomingMemory] = field(default_factory=list)
@@ -146,8 +149,9 @@ class _Recall:
         if cfg.context_once and st.repeats_message(scored):
             own = own_lexical_scores(engine, self.parsed.terms, self.pool.lexical_best)
             self.pool = replace(self.pool, lexical_own=own)
-        self.ranked = st.rank(st.context_once(scored, self.pool.lexical_own, cfg), self.args.floor)
-        self.clock.done("ranking", ranked=len(self.ranked))
+        ranked = st.rank(st.context_once(scored, self.pool.lexical_own, cfg), self.args.floor)
+        self.ranked, self.newer = newer_first(ranked, cfg, asks_now=self.parsed.asks_now)
+        self.clock.done("ranking", ranked=len(self.ranked), newer_first=len(self.newer))
 
     def judge(self) -> None:
         """The evidence of relevance, and the knowledge-graph second pass."""
@@ -182,7 +186,9 @@ class _Recall:
         if self.proof is not None:
             self.proof = {**self.proof, **(sel.evidence_of(more, extra, cfg) or {})}
         linked, self.proof = st.link([*self.ranked, *more], links, self.proof, cfg)
-        self.ranked = st.rank(sorted(linked, key=lambda s: -s.breakdown.total), self.args.floor)
+        ranked = st.rank(sorted(linked, key=lambda s: -s.breakdown.total), self.args.floor)
+        self.ranked, newer = newer_first(ranked, cfg, asks_now=self.parsed.asks_now)
+        self.newer |= newer
 
     def package(self) -> None:
         """Proactive memories first, then the selection within the budget, then the episode."""
@@ -248,7 +254,7 @@ class _Recall:
                 parsed=self.parsed,
                 clock=self.clock,
                 selection=self.selection,
-                injected=sel.injected_debug(self.selection, cfg, counter, pool, self.proof),
+                injected=sel.injected_debug(self.selection, cfg, counter, pool, self.proof, self.newer),
                 candidates=sel.candidate_debug(self.ranked, self.selection.reasons, cfg, pool, self.proof),
                 available=self.available,
                 tokens_used=count_tokens(self.block, counter) if self.block else 0,

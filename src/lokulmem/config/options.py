@@ -371,6 +371,22 @@ class Config:
     context_vector_weight: float = unit(0.6)
     #: BM25 → [0, 1]: ``s / (s + saturation)``; 0 divides by the query's best score instead.
     lexical_saturation: float = nonneg(0.0)
+    #: Newer first (lokulmem.retrieval.newer; no PRD figure, docs/tuning.md entry
+    #: 36): a ranked memory moves just above an older one whose vector's cosine
+    #: with its own reaches this (0: off) ...
+    newer_first_similarity: float = unit(0.5)
+    #: ... that was learned at least this many hours before it ...
+    newer_first_min_hours: float = nonneg(1.0)
+    #: ... and scores at most this much above it.
+    newer_first_margin: float = nonneg(0.3)
+    #: Places at the top of the ranking the rule looks at.
+    newer_first_window: int = posint(12)
+    #: Only a memory that says a state changed or holds now ("now", "switched", "no
+    #: longer": ``lexicon.CHANGE_MARKERS``), in its content or its message, moves.
+    newer_first_needs_marker: bool = True
+    #: Only for a question about how things stand now (asked in the present, no
+    #: past or time words: ``QueryAnalysis.asks_now``).
+    newer_first_needs_now: bool = True
 
     # --- embedding ---
     #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).
@@ -639,6 +655,7 @@ class Config:
             contradiction_classifier=False,
             hnsw_threshold=3000,
             vector_storage="float32",
+            newer_first_similarity=0.0,
         )
         return from_options(base, changes)
 

@@ -178,6 +178,17 @@ TOPIC_STOPWORDS = frozenset(
     """.split()
 )
 
+#: Words that tell a state changed or holds now ("now", "switched", "no longer"):
+#: a newer memory saying one outranks an older one on the same subject
+#: (lokulmem.retrieval.newer).
+CHANGE_MARKERS = re.compile(
+    r"\b(?:now|nowadays|these days|currently|anymore|any more|no longer|instead|"
+    r"switched|moved|changed|new|started|quit|left|stopped|became|become|promoted|"
+    r"replaced|upgraded|cancell?ed|gave up|broke up|split up|took up|turned)\b",
+    re.IGNORECASE,
+)
+
+
 #: Short function words left out of contradiction key tokens.
 SHORT_STOPWORDS = frozenset(
     "the and for but not you are was one two can did get got its our out now own".split()

@@ -48,6 +48,10 @@ class QueryAnalysis:
     #: True when that time is all the message asks about ("What did I do last
     #: May?"): whatever was learned then is relevant.
     time_only: bool = False
+    #: A question about how things stand now ("Who is my manager?"), not about the
+    #: past or a time: newer facts on the same subject rank first for it
+    #: (lokulmem.retrieval.newer).
+    asks_now: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,7 +17,7 @@ from .asked import asked_attributes, asked_types
 from .query import clauses, key_terms, name_terms
 from .timerange import time_range
 
-__all__ = ["intent_of", "parse_query"]
+__all__ = ["asks_now", "intent_of", "parse_query"]
 
 #: Words that ask about a time without saying about what ("What happened…?").
 _EVENT_WORDS = frozenset("happen happened happens do did done doing up get got go went".split())
@@ -34,6 +34,21 @@ _COMMAND_START = re.compile(
     r"book|send|check|compare|let's|lets)\b",
     re.IGNORECASE,
 )
+
+
+#: Words that put a question in the past ("When did…", "What was…", "… last year").
+_PAST = re.compile(
+    r"\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't|used to|ago|ever|before|previously|"
+    r"originally|first|last|yesterday)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_now(text: str, intent: Intent) -> bool:
+    """Whether ``text`` is a question about how things stand now: asked in the
+    present, with no word that puts it in the past ("Where do I live?", not
+    "Where did I live before?")."""
+    return intent == "question" and not _PAST.search(text)
 
 
 def intent_of(text: str) -> Intent:
@@ -54,11 +69,13 @@ def parse_query(text: str, now_ms: int, config: Config) -> QueryAnalysis:
     names = name_terms(text, limit=limit)
     span = time_range(text, now_ms)
     phrase = set(key_terms(span.phrase)) if span is not None else set()
+    intent = intent_of(text)
     return QueryAnalysis(
         terms=tuple(terms),
         names=tuple(t for t in terms if t in names),
         clauses=tuple(clauses(text, limit=config.max_query_clauses)),
-        intent=intent_of(text),
+        intent=intent,
+        asks_now=span is None and asks_now(text, intent),
         asked_attributes=tuple(sorted(asked_attributes(text))),
         asked_types=tuple(sorted(asked_types(text))),
         time_range=span,

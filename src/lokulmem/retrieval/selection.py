@@ -5,12 +5,13 @@ the block, and the debug records of what was injected and what was not.  Pure.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from ..config import Config
 from ..records import InjectedMemory, ScoredMemory
 from .budget import count_tokens
 from .injection import BLOCK_END, BLOCK_START, format_block, format_line
+from .newer import NEWER_REASON
 from .relevance import BELOW_MARGIN, NO_EVIDENCE, evidence, inherit
 from .scoring import explain
 from .stages import (
@@ -194,14 +195,17 @@ def injected_debug(
     counter: TokenCounter,
     pool: Pool | None = None,
     proof: Mapping[str, float] | None = None,
+    newer: Collection[str] = (),
 ) -> tuple[InjectedMemory, ...]:
-    """Each injected memory with its score, breakdown, one-line reason, rank and evidence."""
+    """Each injected memory with its score, breakdown, one-line reason, rank and
+    evidence; ``newer``: the ids newer-first moved up (:mod:`.newer`), said in the reason."""
     return tuple(
         InjectedMemory(
             memory=s.memory,
             score=s.breakdown.total,
             score_breakdown=s.breakdown,
-            reason=explain(s.memory, s.breakdown, s.similarity, config),
+            reason=explain(s.memory, s.breakdown, s.similarity, config)
+            + (NEWER_REASON if s.memory.id in newer else ""),
             injection_rank=rank,
             tokens=count_tokens(line + "\n", counter),
             evidence=None if proof is None else proof.get(s.memory.id),

@@ -1,0 +1,98 @@
+"""Newer first (``lokulmem.retrieval.newer``) on hand-built records: no store, no model."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lokulmem import Config, Memory
+from lokulmem.records import ScoreBreakdown
+from lokulmem.retrieval.newer import newer_first
+from lokulmem.retrieval.stages import Scored
+
+DAY = 86_400_000
+T0 = 1_767_225_600_000
+CFG = Config(newer_first_similarity=0.5, newer_first_margin=0.2)  # a margin the scores below sit around
+
+
+def vec(*xs: float) -> np.ndarray:
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def item(
+    mid: str, v: np.ndarray, score: float, *, day: float = 0, pinned: bool = False, content: str = ""
+) -> Scored:
+    m = Memory(
+        id=mid,
+        content=content or f"User has {mid} now.",
+        types=("preference",),
+        embedding=v,
+        created_at=T0 + int(day * DAY),
+        pinned=pinned,
+    )
+    return Scored(m, 0.5, ScoreBreakdown(semantic=score, recency=0.0, strength=0.0, continuity=0.0), 0.5)
+
+
+def ids(ranked: list[Scored]) -> list[str]:
+    return [s.memory.id for s in ranked]
+
+
+def test_a_newer_memory_on_the_same_subject_moves_above_the_older() -> None:
+    old = item("old", vec(1, 0.2, 0, 0), 0.60)
+    other = item("other", vec(0, 0, 1, 0), 0.55)
+    new = item("new", vec(1, 0, 0.3, 0), 0.50, day=20)
+    ranked, moved = newer_first([old, other, new], CFG)
+    assert ids(ranked) == ["new", "old", "other"]
+    assert moved == {"new"}
+
+
+def test_nothing_moves_when_any_condition_fails() -> None:
+    old = item("old", vec(1, 0.2, 0, 0), 0.60)
+    cases = {
+        "too different": item("new", vec(0.3, 1, 0, 0), 0.55, day=20),
+        "same message": item("new", vec(1, 0, 0.3, 0), 0.55, day=0.01),
+        "scores far below": item("new", vec(1, 0, 0.3, 0), 0.30, day=20),
+    }
+    for why, new in cases.items():
+        ranked, moved = newer_first([old, new], CFG)
+        assert ids(ranked) == ["old", "new"] and not moved, why
+    pinned = item("old", vec(1, 0.2, 0, 0), 0.60, pinned=True)
+    assert ids(newer_first([pinned, cases["scores far below"]], CFG.replace(newer_first_margin=1))[0]) == [
+        "old",
+        "new",
+    ]
+    off = Config(newer_first_similarity=0)
+    new = item("new", vec(1, 0, 0.3, 0), 0.55, day=20)
+    assert ids(newer_first([old, new], off)[0]) == ["old", "new"]
+
+
+def test_only_the_window_is_reordered_and_the_rest_keeps_its_place() -> None:
+    cfg = CFG.replace(newer_first_window=2)
+    old = item("old", vec(1, 0.2, 0, 0), 0.60)
+    mid = item("mid", vec(0, 1, 0, 0), 0.58)
+    new = item("new", vec(1, 0, 0.3, 0), 0.55, day=20)
+    ranked, moved = newer_first([old, mid, new], cfg)
+    assert ids(ranked) == ["old", "mid", "new"] and not moved
+
+
+def test_three_versions_end_newest_first() -> None:
+    v1 = item("v1", vec(1, 0.1, 0, 0), 0.60)
+    v2 = item("v2", vec(1, 0.2, 0, 0), 0.58, day=10)
+    v3 = item("v3", vec(1, 0.3, 0, 0), 0.56, day=20)
+    assert ids(newer_first([v1, v2, v3], CFG)[0]) == ["v3", "v2", "v1"]
+
+
+def test_a_question_about_the_past_moves_nothing() -> None:
+    old = item("old", vec(1, 0.2, 0, 0), 0.60)
+    new = item("new", vec(1, 0, 0.3, 0), 0.55, day=20)
+    assert ids(newer_first([old, new], CFG, asks_now=False)[0]) == ["old", "new"]
+    anyway = CFG.replace(newer_first_needs_now=False)
+    assert ids(newer_first([old, new], anyway, asks_now=False)[0]) == ["new", "old"]
+
+
+def test_only_a_memory_that_tells_a_change_moves() -> None:
+    old = item("old", vec(1, 0.2, 0, 0), 0.60)
+    plain = item("new", vec(1, 0, 0.3, 0), 0.55, day=20, content="User fact.")
+    assert ids(newer_first([old, plain], CFG)[0]) == ["old", "new"]
+    unmarked = CFG.replace(newer_first_needs_marker=False)
+    assert ids(newer_first([old, plain], unmarked)[0]) == ["new", "old"]
