@@ -187,8 +187,8 @@ class _Recall:
             self.proof = {**self.proof, **(sel.evidence_of(more, extra, cfg) or {})}
         linked, self.proof = st.link([*self.ranked, *more], links, self.proof, cfg)
         ranked = st.rank(sorted(linked, key=lambda s: -s.breakdown.total), self.args.floor)
-        self.ranked, newer = newer_first(ranked, cfg, asks_now=self.parsed.asks_now)
-        self.newer |= newer
+        # The final order is this pass's: so are the ids it moved.
+        self.ranked, self.newer = newer_first(ranked, cfg, asks_now=self.parsed.asks_now)
 
     def package(self) -> None:
         """Proactive memories first, then the selection within the budget, then the episode."""
