@@ -5,8 +5,11 @@
 
 Every system uses the same all-MiniLM-L6-v2 int8 model (lokulmem's), embeds
 one sentence per call like an app would, and stores the same N template
-facts.  Each system runs in a fresh subprocess, so its resident memory is its
-own:
+facts.  Each system runs in its own subprocess, so its resident memory is its
+own.  The systems are set up one after another, then the timed calls are split
+into ``--rounds`` rounds (5) in which every system takes its share, in an order
+that rotates round by round: a shared machine's slow minutes fall on all of
+them instead of on whichever ran then.
 
 * **lokulmem**: the store built through the import path, then ``learn()``
   of new facts and ``augment()`` of new questions (default options, 3 turns of
@@ -22,8 +25,10 @@ own:
   question embedded and matched against a numpy matrix (top 10): what any
   system must at least do.
 
-Reported: p50 and p95 per call (ms), disk after a WAL checkpoint / close, and
-RSS added by the store (the model is loaded before measuring).  Prints a
+Each round, a system does its ``add``/``learn`` calls, then its queries (and
+lokulmem its previews).  Reported: p50 and p95 per call (ms) over all rounds,
+disk after a WAL checkpoint / close, and RSS added by building and opening the
+store (the model is loaded before measuring).  Prints a
 table and a JSON line.
 """
 
@@ -38,6 +43,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -76,46 +83,64 @@ def questions(runs: int, seed: int = 7) -> list[str]:
     ]
 
 
-def timed(calls: list[Any]) -> tuple[float, float]:
+def times(calls: list[Callable[[], object]]) -> list[float]:
+    """Milliseconds each call took."""
     out = []
     for call in calls:
         t0 = time.perf_counter()
         call()
         out.append((time.perf_counter() - t0) * 1000)
-    out.sort()
-    return round(statistics.median(out), 2), round(out[int(0.95 * (len(out) - 1))], 2)
+    return out
 
 
-def run_lokulmem(n: int, runs: int, root: Path) -> dict[str, Any]:
+def p50_p95(values: list[float]) -> list[float]:
+    ordered = sorted(values)
+    return [round(statistics.median(ordered), 2), round(ordered[int(0.95 * (len(ordered) - 1))], 2)]
+
+
+@dataclass
+class System:
+    """One system, set up and holding its store: the calls the rounds time."""
+
+    add: Callable[[int, str], object]
+    query: Callable[[str], object]
+    #: RSS added by building and opening the store (MB), measured at set-up.
+    rss_mb: float
+    #: Closes the store; returns its size on disk (MB).
+    close: Callable[[], float]
+    preview: Callable[[str], object] | None = None
+
+
+HISTORY = [
+    {"role": "user", "content": "Let's plan my week."},
+    {"role": "assistant", "content": "Sure, what's on it?"},
+    {"role": "user", "content": "Some jazz and a call with my family."},
+]
+
+
+def setup_lokulmem(n: int, runs: int, root: Path) -> System:
     from lokulmem import LokulMem
 
     path = root / "lokulmem.sqlite"
     build_store(path, n)
     base = rss_mb()
-    history = [
-        {"role": "user", "content": "Let's plan my week."},
-        {"role": "assistant", "content": "Sure, what's on it?"},
-        {"role": "user", "content": "Some jazz and a call with my family."},
-    ]
-    with LokulMem(path=path, executor="inline") as mem:
-        mem.init()
-        added = rss_mb() - base
-        new = facts(runs, seed=1)
-        learn = timed([lambda t=t: mem.learn(t, "Nice!") for t in new])
-        qs = questions(runs)
-        augment = timed([lambda q=q: mem.augment(q, history) for q in qs])
-        # Other questions: the ones above are in the embedding cache now.
-        preview = timed([lambda q=q: mem.manage().get_injection_preview(q) for q in questions(runs, seed=8)])
-    return {
-        "add": learn,
-        "query": augment,
-        "preview": preview,
-        "rss_mb": round(added, 1),
-        "disk_mb": disk_mb(path),
-    }
+    mem = LokulMem(path=path, executor="inline")
+    mem.init()
+
+    def close() -> float:
+        mem.close()
+        return disk_mb(path)
+
+    return System(
+        add=lambda i, t: mem.learn(t, "Nice!"),
+        query=lambda q: mem.augment(q, HISTORY),
+        preview=lambda q: mem.manage().get_injection_preview(q),
+        rss_mb=round(rss_mb() - base, 1),
+        close=close,
+    )
 
 
-def run_chromadb(n: int, runs: int, root: Path) -> dict[str, Any]:
+def setup_chromadb(n: int, runs: int, root: Path) -> System:
     import chromadb
 
     from lokulmem.client import shared_minilm
@@ -134,7 +159,6 @@ def run_chromadb(n: int, runs: int, root: Path) -> dict[str, Any]:
             documents=texts[start : start + 1000],
         )
     added = rss_mb() - base
-    new = facts(runs, seed=1)
 
     def add(i: int, t: str) -> None:
         col.add(ids=[f"new{i}"], embeddings=[model.embed([t])[0].tolist()], documents=[t])
@@ -142,17 +166,15 @@ def run_chromadb(n: int, runs: int, root: Path) -> dict[str, Any]:
     def query(q: str) -> None:
         col.query(query_embeddings=[model.embed([q])[0].tolist()], n_results=10)
 
-    result = {
-        "add": timed([lambda i=i, t=t: add(i, t) for i, t in enumerate(new)]),
-        "query": timed([lambda q=q: query(q) for q in questions(runs)]),
-        "rss_mb": round(added, 1),
-    }
-    del client
-    result["disk_mb"] = disk_mb(root / "chroma")
-    return result
+    def close() -> float:
+        nonlocal client
+        del client
+        return disk_mb(root / "chroma")
+
+    return System(add=add, query=query, rss_mb=round(added, 1), close=close)
 
 
-def run_mem0(n: int, runs: int, root: Path) -> dict[str, Any]:
+def setup_mem0(n: int, runs: int, root: Path) -> System:
     os.environ["MEM0_TELEMETRY"] = "False"  # before mem0 is imported: no network
     os.environ.setdefault("OPENAI_API_KEY", "sk-unused")  # its default LLM is built, never called
     from mem0 import Memory
@@ -166,7 +188,6 @@ def run_mem0(n: int, runs: int, root: Path) -> dict[str, Any]:
         def embed(self, text: str, memory_action: str | None = None) -> list[float]:
             return [float(x) for x in model.embed([text])[0]]
 
-    texts = facts(n, seed=0)
     base = rss_mb()
     store = {"path": str(root / "qdrant"), "collection_name": "facts", "embedding_model_dims": 384}
     config = {
@@ -175,26 +196,18 @@ def run_mem0(n: int, runs: int, root: Path) -> dict[str, Any]:
     }
     mem = Memory.from_config(config)
     mem.embedding_model = MiniLM()
-    for t in texts:
+    for t in facts(n, seed=0):
         mem.add([{"role": "user", "content": t}], user_id="u", infer=False)
     added = rss_mb() - base
-
-    def add(t: str) -> None:
-        mem.add([{"role": "user", "content": t}], user_id="u", infer=False)
-
-    def query(q: str) -> None:
-        mem.search(q, filters={"user_id": "u"}, top_k=10)
-
-    result = {
-        "add": timed([lambda t=t: add(t) for t in facts(runs, seed=1)]),
-        "query": timed([lambda q=q: query(q) for q in questions(runs)]),
-        "rss_mb": round(added, 1),
-    }
-    result["disk_mb"] = disk_mb(root / "qdrant") + disk_mb(root / "history.db")
-    return result
+    return System(
+        add=lambda i, t: mem.add([{"role": "user", "content": t}], user_id="u", infer=False),
+        query=lambda q: mem.search(q, filters={"user_id": "u"}, top_k=10),
+        rss_mb=round(added, 1),
+        close=lambda: disk_mb(root / "qdrant") + disk_mb(root / "history.db"),
+    )
 
 
-def run_floor(n: int, runs: int, root: Path) -> dict[str, Any]:
+def setup_floor(n: int, runs: int, root: Path) -> System:
     from lokulmem.client import shared_minilm
 
     model = shared_minilm()
@@ -211,70 +224,149 @@ def run_floor(n: int, runs: int, root: Path) -> dict[str, Any]:
         [(t, v.tobytes()) for t, v in zip(texts, vectors, strict=True)],
     )
     conn.commit()
-    matrix = [vectors]
+    # Rows for the added facts are allocated up front, as a real floor would grow in blocks.
+    matrix = np.zeros((n + runs, vectors.shape[1]), dtype=np.float32)
+    matrix[:n] = vectors
+    count = [n]
     added = rss_mb() - base
 
-    def add(t: str) -> None:
+    def add(i: int, t: str) -> None:
         v = model.embed([t])[0]
         with conn:
             conn.execute("INSERT INTO facts (text, vec) VALUES (?, ?)", (t, v.tobytes()))
-        matrix.append(v.reshape(1, -1))
-
-    mat = np.vstack(matrix)
+        matrix[count[0]] = v
+        count[0] += 1
 
     def query(q: str) -> None:
-        sims = mat @ model.embed([q])[0]
+        sims = matrix[: count[0]] @ model.embed([q])[0]
         top = np.argpartition(-sims, 10)[:10]
         conn.execute(
             f"SELECT text FROM facts WHERE id IN ({','.join(str(int(i) + 1) for i in top)})"
         ).fetchall()
 
-    result = {
-        "add": timed([lambda t=t: add(t) for t in facts(runs, seed=1)]),
-        "query": timed([lambda q=q: query(q) for q in questions(runs)]),
-        "rss_mb": round(added, 1),
-    }
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-    result["disk_mb"] = disk_mb(path)
-    return result
+    def close() -> float:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+        return disk_mb(path)
+
+    return System(add=add, query=query, rss_mb=round(added, 1), close=close)
 
 
-def child(system: str, n: int, runs: int) -> None:
+SETUPS: dict[str, Callable[[int, int, Path], System]] = {
+    "lokulmem": setup_lokulmem,
+    "chromadb": setup_chromadb,
+    "mem0": setup_mem0,
+    "floor": setup_floor,
+}
+
+
+def serve(system: str, n: int, runs: int) -> None:
+    """The child: set the system up, then time the calls of each round the parent asks for
+    (one JSON line in, one out), until it asks to close."""
+    reply = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # whatever the libraries print goes to stderr, not into the replies
+    new, qs, others = facts(runs, seed=1), questions(runs), questions(runs, seed=8)
     with tempfile.TemporaryDirectory() as tmp:
-        runner = {"lokulmem": run_lokulmem, "chromadb": run_chromadb, "mem0": run_mem0, "floor": run_floor}
-        result = runner[system](n, runs, Path(tmp))
-    print(json.dumps({"system": system, **result}))
+        sut = SETUPS[system](n, runs, Path(tmp))
+        print(json.dumps({"rss_mb": sut.rss_mb}), file=reply, flush=True)
+        for line in sys.stdin:
+            ask = json.loads(line)
+            if ask["op"] == "close":
+                print(json.dumps({"disk_mb": sut.close()}), file=reply, flush=True)
+                return
+            part = range(ask["lo"], ask["hi"])
+            out = {
+                "add": times([lambda i=i: sut.add(i, new[i]) for i in part]),
+                "query": times([lambda i=i: sut.query(qs[i]) for i in part]),
+            }
+            if sut.preview is not None:
+                # Other questions: the ones above are in the embedding cache now.
+                out["preview"] = times([lambda i=i: sut.preview(others[i]) for i in part])  # type: ignore[misc]
+            print(json.dumps(out), file=reply, flush=True)
+
+
+class Child:
+    """One system's process, driven line by line."""
+
+    def __init__(self, system: str, n: int, runs: int, log: Any) -> None:
+        cmd = [sys.executable, __file__, "--serve", system, "--n", str(n), "--runs", str(runs)]
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True
+        )
+
+    def ask(self, **message: Any) -> dict[str, Any]:
+        if message:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps(message) + "\n")
+            self.proc.stdin.flush()
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the child exited with {self.proc.wait()}")
+        return dict(json.loads(line))
+
+
+def run(systems: list[str], n: int, runs: int, rounds: int) -> list[dict[str, Any]]:
+    """Set each system up in turn (so builds do not compete), then time ``rounds`` rounds,
+    each system taking its share of the calls in an order that rotates round by round."""
+    with tempfile.TemporaryFile(mode="w+") as log:
+        children: dict[str, Child] = {}
+        try:
+            rows = _rounds(systems, n, runs, rounds, log, children)
+        except RuntimeError:
+            log.seek(0)
+            print(log.read()[-3000:], file=sys.stderr)
+            raise
+        finally:
+            for child in children.values():
+                if child.proc.poll() is None:
+                    child.proc.kill()
+    for row in rows:
+        for key in ("add", "query", "preview"):
+            if key in row:
+                row[key] = p50_p95(row[key])
+    return rows
+
+
+def _rounds(
+    systems: list[str], n: int, runs: int, rounds: int, log: Any, children: dict[str, Child]
+) -> list[dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
+    for system in systems:
+        child = children[system] = Child(system, n, runs, log)
+        rows[system] = {"system": system, **child.ask(), "add": [], "query": []}
+    cuts = [runs * r // rounds for r in range(rounds + 1)]
+    for r in range(rounds):
+        for system in systems[r % len(systems) :] + systems[: r % len(systems)]:
+            for key, values in children[system].ask(op="round", lo=cuts[r], hi=cuts[r + 1]).items():
+                rows[system].setdefault(key, []).extend(values)
+    for system, child in children.items():
+        rows[system].update(child.ask(op="close"))
+        child.proc.wait()
+    return list(rows.values())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=50)
-    parser.add_argument("--child", choices=SYSTEMS)
+    parser.add_argument("--rounds", type=int, default=5, help="rounds the timed calls are split into")
+    parser.add_argument("--serve", choices=SYSTEMS, help=argparse.SUPPRESS)
     parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
     args = parser.parse_args()
-    if args.child:
-        child(args.child, args.n, args.runs)
+    if args.serve:
+        serve(args.serve, args.n, args.runs)
         return
-    rows = []
-    for system in args.systems:
-        done = subprocess.run(
-            [sys.executable, __file__, "--child", system, "--n", str(args.n), "--runs", str(args.runs)],
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode != 0:
-            print(f"{system}: failed\n{done.stderr[-2000:]}")
-            continue
-        row = json.loads(done.stdout.strip().splitlines()[-1])
-        rows.append(row)
+    rows = run(args.systems, args.n, args.runs, max(1, min(args.rounds, args.runs)))
+    for row in rows:
         print(
-            f"{system:<9} add/learn p50 {row['add'][0]:7.2f} ms  query/augment p50 {row['query'][0]:7.2f} ms"
+            f"{row['system']:<9} add/learn p50 {row['add'][0]:7.2f} ms"
+            f"  query/augment p50 {row['query'][0]:7.2f} ms"
             f"  disk {row['disk_mb']:6.1f} MB  RSS added {row['rss_mb']:6.1f} MB",
             flush=True,
         )
-    print(json.dumps({"bench": "side_by_side", "n": args.n, "runs": args.runs, "results": rows}))
+    out = {"bench": "side_by_side", "n": args.n, "runs": args.runs, "rounds": args.rounds, "results": rows}
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":
