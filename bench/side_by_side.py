@@ -28,13 +28,16 @@ them instead of on whichever ran then.
 Each round, a system does its ``add``/``learn`` calls, then its queries (and
 lokulmem its previews).  Reported: p50 and p95 per call (ms) over all rounds,
 disk after a WAL checkpoint / close, and RSS added by building and opening the
-store (the model is loaded before measuring).  Prints a
+store (the model is loaded, and freed heap given back, before measuring).  Prints a
 table and a JSON line.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import ctypes.util
+import gc
 import json
 import os
 import sqlite3
@@ -59,6 +62,15 @@ SYSTEMS = ("lokulmem", "chromadb", "mem0", "floor")
 def rss_mb() -> float:
     with open("/proc/self/statm") as fh:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def settled_rss_mb() -> float:
+    """RSS once the heap freed so far is given back (gc, then glibc's ``malloc_trim``):
+    the base "RSS added" is measured from, the same way for every system, so what
+    the model load or the store build freed is not counted as the store's."""
+    gc.collect()
+    ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)  # glibc (Linux)
+    return rss_mb()
 
 
 def disk_mb(path: Path) -> float:
@@ -123,7 +135,7 @@ def setup_lokulmem(n: int, runs: int, root: Path) -> System:
 
     path = root / "lokulmem.sqlite"
     build_store(path, n)
-    base = rss_mb()
+    base = settled_rss_mb()
     mem = LokulMem(path=path, executor="inline")
     mem.init()
 
@@ -149,7 +161,7 @@ def setup_chromadb(n: int, runs: int, root: Path) -> System:
     model.load()
     texts = facts(n, seed=0)
     vectors = np.vstack(model.embed(texts))
-    base = rss_mb()
+    base = settled_rss_mb()
     client = chromadb.PersistentClient(path=str(root / "chroma"))
     col = client.create_collection("facts", embedding_function=None, metadata={"hnsw:space": "cosine"})
     for start in range(0, n, 1000):
@@ -188,7 +200,7 @@ def setup_mem0(n: int, runs: int, root: Path) -> System:
         def embed(self, text: str, memory_action: str | None = None) -> list[float]:
             return [float(x) for x in model.embed([text])[0]]
 
-    base = rss_mb()
+    base = settled_rss_mb()
     store = {"path": str(root / "qdrant"), "collection_name": "facts", "embedding_model_dims": 384}
     config = {
         "vector_store": {"provider": "qdrant", "config": {**store, "on_disk": True}},
@@ -214,7 +226,7 @@ def setup_floor(n: int, runs: int, root: Path) -> System:
     model.load()
     texts = facts(n, seed=0)
     vectors = np.vstack(model.embed(texts)).astype(np.float32)
-    base = rss_mb()
+    base = settled_rss_mb()
     path = root / "floor.sqlite"
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode=WAL")

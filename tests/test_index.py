@@ -47,3 +47,20 @@ def test_close_pairs_is_a_neighbour_self_join() -> None:
     got = {tuple(sorted((ids.index(a), ids.index(b)))) for a, b, _ in index.close_pairs(0.5, 40)}
     assert got == expected
     assert index.close_pairs(0.5, 0) == [] and BruteForceIndex(8).close_pairs(0.1, 3) == []
+
+
+@pytest.mark.parametrize("expected", [0, 10, 300, 5_000])
+def test_reset_takes_any_size_hint(expected: int) -> None:
+    rng = np.random.default_rng(1)
+    vecs = rng.standard_normal((300, 8)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    idx = BruteForceIndex(8)
+    idx.reset(((f"m{i}", v) for i, v in enumerate(vecs)), expected)
+    assert len(idx) == 300
+    ids, mat = idx.snapshot()
+    assert ids == [f"m{i}" for i in range(300)] and np.array_equal(mat, vecs)
+    assert idx.search(vecs[7], 1)[0].id == "m7"
+    # Room for a quarter more, but not what a wrong hint asked for.
+    assert 300 <= idx._mat.shape[0] <= 2 * (300 + 300 // 4)
+    idx.add("new", vecs[0])
+    assert len(idx) == 301

@@ -45,6 +45,7 @@ from .clock import Clock
 from .clustering import choose_k, cluster_all, label_terms
 from .config import Config
 from .graph import refresh_edges
+from .heap import release_free_heap
 from .lifecycle import plan_retention, plan_sweep, retainable, should_fade
 from .records import Cluster, MaintenanceReport, Memory, RetentionPolicy
 from .storage import Storage
@@ -151,6 +152,8 @@ def run_maintenance(
         if ran_cluster:
             t0 = time.perf_counter()
             n_clusters = _cluster(engine, now)
+            if engine.config.release_heap:
+                release_free_heap()  # k-means' transient matrices (lokulmem.heap)
             cluster_ms = (time.perf_counter() - t0) * 1000
         else:
             n_clusters = len(engine.clusters())

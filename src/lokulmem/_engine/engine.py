@@ -256,7 +256,8 @@ class Engine:
 
     # -- index and caches ---------------------------------------------------------
     def _reload_index(self) -> None:
-        self.index.reset(self.storage.active_vectors())
+        # The active count sizes the matrix once (store_counts: no scan).
+        self.index.reset(self.storage.active_vectors(), self.storage.count_memories("active"))
         self.storage.refresh_search_index()
         self._load_clusters()
         self.records.clear()

@@ -440,6 +440,10 @@ class Config:
     #: the message is embedded (they need no vector; the result is the same either
     #: way).  Off: they run first, on the caller's thread (docs/tuning.md entry 35).
     overlap_text_search: bool = True
+    #: After a clustering pass, give the heap it freed back to the operating system
+    #: (glibc's ``malloc_trim``; nothing elsewhere): the process stays its working
+    #: size (lokulmem.heap, docs/tuning.md entry 37).
+    release_heap: bool = True
 
     # --- storage ---
     #: Milliseconds a writer waits for another process's lock before failing.

@@ -143,14 +143,15 @@ class RoutedIndex:
             if present:
                 self._changed(memory_id, None)
 
-    def reset(self, items: Iterable[tuple[str, Vector]]) -> None:
-        """Reload every vector; a built graph takes only the difference."""
+    def reset(self, items: Iterable[tuple[str, Vector]], expected: int = 0) -> None:
+        """Reload every vector (``expected``: about how many, a sizing hint); a built
+        graph takes only the difference."""
         with self._lock:
             if self._ann is None and not self._building:  # nothing to keep in step: no copy
-                self.exact.reset(items)
+                self.exact.reset(items, expected)
             else:
                 old_ids, old = self.exact.snapshot()
-                self.exact.reset(items)
+                self.exact.reset(items, expected)
                 self._apply_difference(old_ids, old)
         self._maybe_build()
 
