@@ -104,9 +104,8 @@ class BruteForceIndex:
         """Replace every vector with ``items``.  ``expected``: how many there will
         probably be (a hint; more or fewer are fine)."""
         # Rows go straight into a matrix sized for the hint plus headroom, grown by
-        # doubling past it.  Without a hint, the doublings left up to twice the index
-        # in freed heap that the C allocator kept (RSS +39 MB opening a 10k store);
-        # with one, the matrix is allocated once.
+        # doubling past it: with a good hint the matrix is allocated once, without
+        # one the doublings allocate and free up to twice the index on the way.
         ids: list[str] = []
         mat = np.zeros((_capacity(expected), self.dimension), dtype=np.float32)
         for memory_id, vec in items:
@@ -117,8 +116,10 @@ class BruteForceIndex:
             mat[len(ids)] = self._check(vec)
             ids.append(memory_id)
         with self._lock:
-            if len(mat) > 2 * _capacity(len(ids)):  # far fewer than expected: give it back
-                mat = mat[: _capacity(len(ids))].copy()
+            target = _capacity(len(ids))
+            # Unhinted, keep a quarter of headroom; hinted, shrink only when far fewer came.
+            if len(mat) > (2 * target if expected else target):
+                mat = mat[:target].copy()
             self._mat = mat
             self._ids = ids
             self._row = {m: i for i, m in enumerate(ids)}
