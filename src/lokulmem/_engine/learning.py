@@ -75,7 +75,8 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> tuple[LearnPla
     texts = [a.content for a in analyses]
     # The message is embedded in the same model call as its sentences (one call of
     # two texts: 5.0 ms, two calls: 5.8 ms), and only when a sentence may be stored.
-    context = cfg.context_vector_weight > 0 and any(gate(a, args.force, cfg) is None for a in analyses)
+    kept = [gate(a, args.force, cfg) is None for a in analyses]
+    context = cfg.context_vector_weight > 0 and any(kept)
     if context:
         texts.append(context_text(facts.source.reply, facts.source.message))
     embedded = list(engine.embedder.embed(texts)) if texts else []
@@ -83,8 +84,8 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> tuple[LearnPla
     k = max(cfg.contradiction_candidates, cfg.edge_candidates if cfg.build_edges else 0)
     near: Nearest = {}
     found: list[Stage1 | None] = []
-    for a, vec in zip(analyses, vectors, strict=True):
-        if gate(a, args.force, cfg) is not None:
+    for a, vec, keep in zip(analyses, vectors, kept, strict=True):
+        if not keep:
             found.append(None)
             continue
         key = vec.tobytes()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..clock import MS_PER_HOUR
 from ..config import Config
 from ..extraction.lexicon import CHANGE_MARKERS
 
@@ -32,8 +33,6 @@ __all__ = ["NEWER_REASON", "newer_first"]
 #: Appended to the debug reason of a memory the rule moved up.
 NEWER_REASON = " + newer than a similar memory below it"
 
-_MS_PER_HOUR = 3_600_000
-
 
 def newer_first(
     ranked: Sequence[Scored], config: Config, *, asks_now: bool = True
@@ -42,15 +41,15 @@ def newer_first(
     doc), within the first ``newer_first_window`` places; and the ids moved.  Nothing
     moves for a message that is not a question about now (``asks_now`` False; see
     :func:`lokulmem.retrieval.parse.asks_now`) when ``newer_first_needs_now``."""
-    pairs = [(s, v) for s in ranked[: config.newer_first_window] if (v := s.memory.embedding) is not None]
-    if config.newer_first_needs_now and not asks_now:
+    if config.newer_first_similarity <= 0 or (config.newer_first_needs_now and not asks_now):
         return list(ranked), set()
-    if config.newer_first_similarity <= 0 or len(pairs) < 2:
+    pairs = [(s, v) for s in ranked[: config.newer_first_window] if (v := s.memory.embedding) is not None]
+    if len(pairs) < 2:
         return list(ranked), set()
     window = [s for s, _ in pairs]
     vectors = np.stack([v for _, v in pairs])
     cosines = vectors @ vectors.T
-    gap_ms = config.newer_first_min_hours * _MS_PER_HOUR
+    gap_ms = config.newer_first_min_hours * MS_PER_HOUR
     order = list(range(len(window)))
     moved: set[str] = set()
     for j in range(1, len(window)):
