@@ -1,4 +1,5 @@
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -316,16 +317,20 @@ def test_the_vectors_a_process_holds_are_the_ones_it_stored(make_mem: Callable[.
 
 
 class _BlasWatcher:
-    """The real model, noting numpy's BLAS thread count while it embeds."""
+    """The real model, noting numpy's BLAS thread count while it embeds on the
+    caller's thread (a message context is embedded after ``learn()`` returns, on
+    the engine's context thread, outside any call: see lokulmem._engine.context)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner, self.seen = inner, []
         self.model_id, self.dimension = inner.model_id, inner.dimension
+        self.caller = threading.get_ident()
 
     def embed(self, texts: Any) -> Any:
         from threadpoolctl import threadpool_info
 
-        self.seen.append(max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"))
+        if threading.get_ident() == self.caller:
+            self.seen.append(max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"))
         return self.inner.embed(texts)
 
 

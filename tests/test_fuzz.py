@@ -251,6 +251,7 @@ def test_only_results_or_library_errors(name: str, fuzz_mem: LokulMem, data: st.
         for k, s in strategies.items()
         if data.draw(st.booleans(), label=f"pass {k}")
     }
+    fuzz_mem.wait_for_maintenance()  # earlier calls' background writes land first
     before = _fingerprint(fuzz_mem)
     try:
         get(fuzz_mem)(**kwargs)

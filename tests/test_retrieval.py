@@ -129,7 +129,7 @@ def test_the_semantic_term_blends_the_message_vector(
 ) -> None:
     mem = make_mem()
     m = mem.learn("Seven years now, and I still love it.", in_reply_to="How long have you been painting?")
-    memory = m.extracted[0]
+    memory = mem.manage().get(m.extracted[0].id)  # the context vector lands after learn()
     assert memory.context_embedding is not None
     (want,) = embedder.embed(["How long have you been painting? Seven years now, and I still love it."])
     # Stored as float16 (vector_storage): the same vector to float16 precision.
@@ -148,7 +148,8 @@ def test_the_semantic_term_blends_the_message_vector(
     assert top.similarity == pytest.approx(cosine, abs=1e-5)  # the debug record keeps the raw cosine
     # Turned off, nothing is embedded for the context.
     off = make_mem(context_vector_weight=0.0)
-    assert off.learn("I paint every weekend.").extracted[0].context_embedding is None
+    learned = off.learn("I paint every weekend.").extracted[0]
+    assert off.manage().get(learned.id).context_embedding is None
 
 
 def test_a_message_context_counts_once(make_mem: Callable[..., LokulMem]) -> None:

@@ -314,7 +314,10 @@ class LokulMem:
         return self._engine.maintenance(sweep=sweep, cluster=cluster)
 
     def wait_for_maintenance(self, timeout: float | None = None) -> None:
-        """Wait until background maintenance queued so far has finished (``executor="thread"``)."""
+        """Wait until background work queued so far has finished: maintenance
+        (``executor="thread"``) and the context vectors of earlier ``learn()``
+        calls (written when this returns).  Nothing then writes to the store until
+        the next call."""
         self._engine.wait_for_maintenance(timeout)
 
     def set_retention_policy(

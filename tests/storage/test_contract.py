@@ -148,6 +148,20 @@ def test_touch_writes_only_what_a_retrieval_changes(backend: Make) -> None:
     assert again is not None and again.same_as(got)  # the failed touch rolled back
 
 
+def test_set_context_vectors_writes_only_the_context_and_skips_the_missing(backend: Make) -> None:
+    s = backend()
+    s.insert_memory(memory(id="m1", context_embedding=None))
+    before = s.get_memory("m1")
+    vec = unit(7)
+    s.set_context_vectors([("m1", vec), ("gone", unit(8))])  # a deleted memory is no error
+    got = s.get_memory("m1")
+    assert got is not None and before is not None and got.context_embedding is not None
+    assert np.allclose(got.context_embedding, vec, atol=1e-3)
+    assert got.replace(context_embedding=None).same_as(before)
+    assert s.get_memory("gone") is None
+    s.set_context_vectors([])
+
+
 def test_transaction_rolls_back_everything(backend: Make) -> None:
     s = backend()
     with pytest.raises(StorageError), s.transaction():

@@ -50,7 +50,9 @@ from .args import check_ident, check_str
 from .beside import Beside
 from .candidates import stage1
 from .compacting import needs_compaction, run_compact
+from .context import DeferredContexts
 from .episodic import end_sessions
+from .facts import frozen
 from .indexing import ann_settings, graph_path
 from .learning import run_learn
 from .recall import run_augment
@@ -102,6 +104,10 @@ class Engine:
         self.blas_limit = BlasLimit(config.blas_threads)
         #: Reads that run beside the query's embedding in ``augment()`` (``Config.overlap_text_search``).
         self.beside = Beside(config.overlap_text_search)
+        #: Context vectors embedded after ``learn()`` returns (``Config.defer_context_vector``).
+        self.contexts = DeferredContexts(
+            embed=lambda text: frozen(self.embedder.embed([text])[0]), land=self._land_contexts
+        )
         self.sessions = Sessions(capacity=config.session_cache_size, window=config.session_sentence_window)
         # Cleared whenever another process commits (see sync_index); our own commits update it.
         self.records = RecordCache(config.record_cache_size)
@@ -165,9 +171,18 @@ class Engine:
         self._progress("ready", 1.0)
 
     def close(self) -> None:
-        """Wait for background maintenance, then close the store."""
+        """Wait for background maintenance, write the pending context vectors, then
+        close the store."""
         self.scheduler.shutdown()
         self.beside.shutdown()
+        self.contexts.close_intake()
+        with self.lock:
+            if self._ready and not self._closed:
+                try:
+                    self.settle_contexts()
+                except Exception:
+                    logger.exception("lokulmem could not write the pending context vectors")
+        self.contexts.shutdown()  # outside the lock: its thread takes the lock to write
         with self.lock:
             if not self._closed:
                 self.index.save()  # the HNSW graph, when there is one, beside the store
@@ -178,12 +193,33 @@ class Engine:
     def _progress(self, stage: ProgressStage, progress: float) -> None:
         self.events.emit("progress", ProgressEvent(stage=stage, progress=progress))
 
-    def ensure(self) -> None:
-        """Raise if closed; initialise on first use."""
+    def ensure(self, *, settle: bool = True) -> None:
+        """Raise if closed; initialise on first use; with ``settle``, write the pending
+        context vectors first (see :mod:`._engine.context`).  The caller holds the lock."""
         if self._closed:
             raise StoreClosedError("this LokulMem was closed")
         if not self._ready:
             self.init()
+        if settle and self.contexts.pending:
+            self.settle_contexts()
+
+    def settle_contexts(self) -> None:
+        """Wait for every queued context vector and write them (the caller holds the lock)."""
+        if self.contexts.pending:
+            self.contexts.ready(wait=True)
+            self.apply(Changes())
+
+    def _land_contexts(self) -> None:
+        """The context thread, after each embedding: write what is ready, unless an
+        operation holds the lock (it writes them: learn() in its transaction, any
+        other after settling).  Never waits: the next job queues behind this one."""
+        if not self.lock.acquire(blocking=False):
+            return
+        try:
+            if self._ready and not self._closed and self.contexts.pending:
+                self.apply(Changes())
+        finally:
+            self.lock.release()
 
     # -- maintenance -----------------------------------------------------------
     def maintenance(self, *, sweep: bool | None = True, cluster: bool | None = None) -> MaintenanceReport:
@@ -220,8 +256,12 @@ class Engine:
         self.scheduler.run(task)
 
     def wait_for_maintenance(self, timeout: float | None = None) -> None:
-        """Block until queued background maintenance has finished."""
+        """Block until queued background maintenance has finished, then write the
+        pending context vectors (the store is then quiet until the next call)."""
         self.scheduler.wait(timeout)
+        with self.lock:
+            if self._ready and not self._closed:
+                self.settle_contexts()
 
     def clusters(self) -> list[Cluster]:
         return list(self._clusters)
@@ -322,8 +362,16 @@ class Engine:
             for e in changes.edges:
                 self.storage.put_edge(e)
             self.storage.delete_edges(changes.dropped_edges)
+            # Context vectors embedded since the last write ride along (same transaction).
+            jobs = self.contexts.ready(wait=False)
+            contexts = [p for job in jobs for p in job.pairs()]
+            if contexts:
+                self.storage.set_context_vectors(contexts)
         with self.lock:
+            self.contexts.written(jobs)
             self._publish(changes)
+            for mid, vec in contexts:
+                self.records.patch(mid, context_embedding=vec)
         return changes
 
     def _publish(self, changes: Changes) -> None:

@@ -76,7 +76,7 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> tuple[LearnPla
     # The message is embedded in the same model call as its sentences (one call of
     # two texts: 5.0 ms, two calls: 5.8 ms), and only when a sentence may be stored.
     kept = [gate(a, args.force, cfg) is None for a in analyses]
-    context = cfg.context_vector_weight > 0 and any(kept)
+    context = cfg.context_vector_weight > 0 and any(kept) and not cfg.defer_context_vector
     if context:
         texts.append(context_text(facts.source.reply, facts.source.message))
     embedded = list(engine.embedder.embed(texts)) if texts else []
@@ -127,6 +127,15 @@ def _edges(engine: Engine, new: Sequence[Memory], near_hits: Nearest, now: int) 
     return list(out.values())
 
 
+def _defer_context(engine: Engine, plan: LearnPlan) -> None:
+    """Queue the message context of the memories just stored (``defer_context_vector``)."""
+    cfg = engine.config
+    if cfg.defer_context_vector and cfg.context_vector_weight > 0 and plan.new:
+        first = plan.new[0]  # every memory of the message shares its context
+        text = context_text(first.reply_context, first.source_context)
+        engine.contexts.submit([m.id for m in plan.new], text)
+
+
 def _advance_session(engine: Engine, sid: str, args: LearnArgs, plan: LearnPlan, now: int) -> None:
     """The session after a message: its turn, what the reply said, its recent vectors."""
     state = engine.sessions.get(sid)
@@ -162,7 +171,8 @@ def run_learn(
     if source != "direct":
         args = dataclasses.replace(args, origin=source)
     with engine.lock, engine.blas_limit():
-        engine.ensure()
+        # Pending context vectors are written with this message's memories (apply).
+        engine.ensure(settle=False)
         if not args.text.strip():
             return LearnResult(total_memories=engine.storage.count_memories("active"))
         sid = args.session_id or engine.default_session
@@ -179,6 +189,7 @@ def run_learn(
                 edges=_edges(engine, plan.new, near, now),
             )
         )
+        _defer_context(engine, plan)
         _advance_session(engine, sid, args, plan, now)
         total = engine.storage.count_memories("active")
     engine.announce(changes)

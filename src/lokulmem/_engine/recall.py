@@ -74,7 +74,7 @@ def run_augment(
     )
     run = _Recall(engine, args)
     with engine.lock, engine.blas_limit():
-        engine.ensure()
+        engine.ensure(settle=False)  # the context vectors are settled after the embedding
         run.parse()
         if args.text.strip():
             run.retrieve()
@@ -126,6 +126,9 @@ class _Recall:
         text = engine.beside.run(lambda: text_candidates(engine, self.parsed))
         self.query, self.turn_vectors = _embed_query(engine, self.args)
         self.clock.done("embed", texts=1 + len(self.turn_vectors))
+        # Context vectors of the last learn(), embedded beside this one, are written
+        # before any memory is read.
+        engine.settle_contexts()
         engine.sync_index()
         self.searched = len(engine.index)
         mode, why = engine.index.choose()

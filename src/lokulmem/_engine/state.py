@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -91,6 +92,13 @@ class RecordCache:
 
     def clear(self) -> None:
         self._records.clear()
+
+    def patch(self, memory_id: str, **fields: Any) -> None:
+        """Change ``fields`` of the cached record of ``memory_id``, if it is cached
+        (its place in the LRU order is kept)."""
+        rec = self._records.get(memory_id)
+        if rec is not None:
+            self._records[memory_id] = rec.replace(**fields)
 
     def take(self, ids: Sequence[str]) -> list[Memory]:
         """The cached records of ``ids`` in order (missing ones skipped), marked recently used."""

@@ -440,6 +440,11 @@ class Config:
     #: the message is embedded (they need no vector; the result is the same either
     #: way).  Off: they run first, on the caller's thread (docs/tuning.md entry 35).
     overlap_text_search: bool = True
+    #: ``learn()`` embeds only its sentences; the message context (for
+    #: ``context_vector_weight``) is embedded on a helper thread after it returns
+    #: and written before anything reads it (lokulmem._engine.context; docs/tuning.md
+    #: entry 38).  Off: embedded with the sentences, in the same model call.
+    defer_context_vector: bool = True
     #: After a clustering pass, give the heap it freed back to the operating system
     #: (glibc's ``malloc_trim``; nothing elsewhere): the process stays its working
     #: size (lokulmem.heap, docs/tuning.md entry 37).

@@ -65,6 +65,9 @@ class SentenceDecision:
 class LearnResult:
     """What ``learn()`` did (PRD §8)."""
 
+    #: The memories stored.  Their ``context_embedding`` is None here when
+    #: ``Config.defer_context_vector`` is on (it is embedded after ``learn()``
+    #: returns); ``manage().get(id)`` and every later read carry it.
     extracted: tuple[Memory, ...] = ()
     contradictions: tuple[ContradictionEvent, ...] = ()
     faded: tuple[Memory, ...] = ()

@@ -38,6 +38,7 @@ from .sqlite_rows import (
     row_to_cluster,
     row_to_edge,
     row_to_episode,
+    vec_to_blob,
 )
 
 __all__ = ["PostgresSnapshot", "PostgresStorage"]
@@ -257,6 +258,17 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
         with self.transaction():
             for table in tables:
                 self._run(f"DELETE FROM {self._t(table)} WHERE store = %s", (self.store,))
+
+    def set_context_vectors(self, vectors: Sequence[tuple[str, npt.NDArray[np.float32]]]) -> None:
+        """Write each ``(memory id, context vector)``; ids no longer stored are skipped."""
+        if not vectors:
+            return
+        with self.transaction():
+            self._run(
+                f"UPDATE {self._t('memories')} AS m SET context_embedding = v.ctx "
+                "FROM unnest(%s::text[], %s::bytea[]) AS v(id, ctx) WHERE m.store = %s AND m.id = v.id",
+                ([i for i, _ in vectors], [vec_to_blob(v, self._half) for _, v in vectors], self.store),
+            )
 
     def touch_memories(self, memories: Sequence[Memory]) -> None:
         """Write only what a retrieval changes: strength, mentions, confidence, access times."""

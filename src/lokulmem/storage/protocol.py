@@ -214,6 +214,9 @@ class Storage(Protocol):
     def touch_memories(self, memories: Sequence[Memory]) -> None:
         """Write each memory's strength, mentions, confidence and access times only."""
 
+    def set_context_vectors(self, vectors: Sequence[tuple[str, npt.NDArray[np.float32]]]) -> None:
+        """Write each ``(memory id, context vector)``; ids no longer stored are skipped."""
+
     def mark_faded(self, ids: Sequence[str], now_ms: int) -> None: ...
 
     def max_rowid(self) -> int: ...

@@ -324,6 +324,14 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
             if held_by(self.get_meta(lease_key(name)), holder):
                 self._c.execute("DELETE FROM meta WHERE key = ?", (lease_key(name),))
 
+    def set_context_vectors(self, vectors: Sequence[tuple[str, npt.NDArray[np.float32]]]) -> None:
+        """Write each ``(memory id, context vector)``; ids no longer stored are skipped."""
+        with self.transaction():
+            self._c.executemany(
+                "UPDATE memories SET context_embedding = ? WHERE id = ?",
+                [(vec_to_blob(v, self._half), i) for i, v in vectors],
+            )
+
     def touch_memories(self, memories: Sequence[Memory]) -> None:
         """Write only what a retrieval changes on each memory: strength, mentions,
         confidence and the access times (no vectors, types or full-text rows)."""
