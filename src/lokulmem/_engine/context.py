@@ -1,25 +1,26 @@
-"""Context vectors embedded after ``learn()`` returns.
+"""Context vectors embedded beside ``learn()``, off its critical path.
 
 A memory's context vector (the embedding of "reply context + source message",
 ``Config.context_vector_weight``) is read only when a later ``augment()``
 scores the memory; ``learn()`` itself never reads it (its contradiction and
 edge searches use the sentence vectors).  With
-``Config.defer_context_vector`` on, ``learn()`` embeds only its sentences and
+``Config.defer_context_vector`` on, ``learn()`` embeds only its sentences, then
 hands the message context to :class:`DeferredContexts`: one helper thread
-embeds it after ``learn()`` returns (while the application calls its model)
-and writes it to the new memories in its own short transaction, if the engine
-is idle; if an operation holds the engine lock, that operation writes it.
+embeds it while ``learn()`` goes on planning (the model releases the GIL).
+Once the plan names the new memories the job is queued, and its vector is
+written by the first write after it is ready: usually ``learn()``'s own
+transaction; else the helper thread, in a short transaction of its own when
+the engine is idle, or the next operation's.
 
-Nothing reads a memory without its context vector while one is pending: every
+Nothing reads a memory without its context vector while one is queued: every
 engine operation settles the queue first (:meth:`Engine.settle_contexts`:
-wait for the vectors, write them), except ``learn()``, which writes the vectors
-that are ready in its own transaction, and ``augment()``, which settles after
-embedding its message (the two embeddings overlap).  So results are the same
-as embedding the context inside ``learn()``; only the records ``learn()``
-returns (and its events) carry no context vector yet.  A process that dies
-between ``learn()`` and the write keeps the memories without their context
-vector: scoring then uses the sentence vector alone, as for any memory
-without one.
+wait for the vectors, write them), except ``learn()``, which writes the ready
+ones in its own transaction, and ``augment()``, which settles after embedding
+its message.  So what later calls see is what embedding the context inside
+``learn()`` gave; only the records ``learn()`` returns (and its events) carry
+no context vector.  A process that dies before the write keeps the memories
+without one: scoring then uses the sentence vector alone, as for any memory
+without a context vector.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ Vector = npt.NDArray[np.float32]
 
 @dataclass(eq=False)
 class ContextJob:
-    """One message's context text, the memories it belongs to, and (once embedded)
-    its vector; ``done`` is set when the vector is there or the embedding failed."""
+    """One message's context text, the memories it belongs to (set when they are
+    planned), and (once embedded) its vector; ``done`` is set when the vector is
+    there or the embedding failed."""
 
     ids: tuple[str, ...]
     text: str
@@ -72,19 +74,31 @@ class DeferredContexts:
         self._pool: ThreadPoolExecutor | None = None
         self._closed = False
 
-    def submit(self, ids: Sequence[str], text: str) -> None:
-        """Queue the context of the memories ``ids``.  Once intake is closed (the
-        engine is closing) it is embedded here, on the caller's thread, and
-        queued for the closing write."""
-        job = ContextJob(ids=tuple(ids), text=text)
+    def start(self, text: str) -> ContextJob:
+        """Start embedding ``text`` on the helper thread; the job is written once
+        :meth:`queue` names its memories (a job never queued is dropped).  Once
+        intake is closed (the engine is closing) it is embedded here, on the
+        caller's thread."""
+        job = ContextJob(ids=(), text=text)
         with self._lock:
-            self._jobs.append(job)
             if not self._closed:
                 if self._pool is None:
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lokulmem-context")
                 self._pool.submit(self._run, job, land=True)
-                return
+                return job
         self._run(job, land=False)
+        return job
+
+    def queue(self, job: ContextJob, ids: Sequence[str]) -> None:
+        """The memories ``job``'s vector belongs to: from now on it is written with
+        the next write (or by the helper thread, when the engine is idle)."""
+        job.ids = tuple(ids)
+        with self._lock:
+            self._jobs.append(job)
+
+    def submit(self, ids: Sequence[str], text: str) -> None:
+        """:meth:`start` and :meth:`queue` at once."""
+        self.queue(self.start(text), ids)
 
     def _run(self, job: ContextJob, *, land: bool) -> None:
         try:

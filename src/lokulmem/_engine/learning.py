@@ -81,6 +81,10 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> tuple[LearnPla
         texts.append(context_text(facts.source.reply, facts.source.message))
     embedded = list(engine.embedder.embed(texts)) if texts else []
     vectors = embedded[: len(analyses)]
+    # Deferred: the context is embedded beside the rest of the plan (queued below).
+    job = None
+    if cfg.defer_context_vector and cfg.context_vector_weight > 0 and any(kept):
+        job = engine.contexts.start(context_text(facts.source.reply, facts.source.message))
     k = max(cfg.contradiction_candidates, cfg.edge_candidates if cfg.build_edges else 0)
     near: Nearest = {}
     found: list[Stage1 | None] = []
@@ -96,6 +100,8 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> tuple[LearnPla
     plan = plan_message(analyses, vectors, found, facts, cfg)
     if plan.new and context:
         plan = with_context_vector(plan, frozen(embedded[-1]))
+    if plan.new and job is not None:
+        engine.contexts.queue(job, [m.id for m in plan.new])
     return plan, near
 
 
@@ -125,15 +131,6 @@ def _edges(engine: Engine, new: Sequence[Memory], near_hits: Nearest, now: int) 
         for e in plan_edges(m, pairs, now, cfg):
             out.setdefault(e.id, e)
     return list(out.values())
-
-
-def _defer_context(engine: Engine, plan: LearnPlan) -> None:
-    """Queue the message context of the memories just stored (``defer_context_vector``)."""
-    cfg = engine.config
-    if cfg.defer_context_vector and cfg.context_vector_weight > 0 and plan.new:
-        first = plan.new[0]  # every memory of the message shares its context
-        text = context_text(first.reply_context, first.source_context)
-        engine.contexts.submit([m.id for m in plan.new], text)
 
 
 def _advance_session(engine: Engine, sid: str, args: LearnArgs, plan: LearnPlan, now: int) -> None:
@@ -189,7 +186,6 @@ def run_learn(
                 edges=_edges(engine, plan.new, near, now),
             )
         )
-        _defer_context(engine, plan)
         _advance_session(engine, sid, args, plan, now)
         total = engine.storage.count_memories("active")
     engine.announce(changes)
