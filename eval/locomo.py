@@ -157,6 +157,10 @@ class Replay:
                         # the memories it injects), learn() after it.
                         client.augment(text)
                     result = client.learn(text, answer, session_id=sid)
+                    # A turn's background work (its context vector) lands before the
+                    # other speaker's client reads the file, as the seconds between
+                    # two turns of a conversation let it: the replay stays deterministic.
+                    client.wait_for_maintenance()
                     self.contradictions.update(c.resolution for c in result.contradictions)
                     for m in (*result.extracted, *result.reinforced):
                         self.provenance[m.id].add(dia)
