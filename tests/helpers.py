@@ -25,9 +25,7 @@ def store_files(mem: LokulMem) -> dict[str, bytes]:
     rebuilt from the WAL, so it is not the store's content."""
     mem.wait_for_maintenance()
     base = Path(mem.location)
-    return {
-        p.name: p.read_bytes() for p in base.parent.glob(base.name + "*") if not p.name.endswith("-shm")
-    }
+    return {p.name: p.read_bytes() for p in base.parent.glob(base.name + "*") if not p.name.endswith("-shm")}
 
 
 def searchable_ids(mem: LokulMem) -> set[str]:

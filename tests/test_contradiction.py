@@ -5,7 +5,7 @@ from collections.abc import Callable
 import pytest
 
 from lokulmem import LokulMem
-from lokulmem.contradiction import find_temporal_marker
+from lokulmem.contradiction import find_temporal_marker, key_tokens
 
 
 @pytest.mark.parametrize(
@@ -89,6 +89,18 @@ def test_a_new_number_or_name_is_not_a_restatement(make_mem: Callable[..., Lokul
     assert r.reinforced == () and len(r.extracted) == 1
     again = mem.learn("My neighbour owns 3 kayaks.", "")
     assert again.extracted == () and len(again.reinforced) == 1
+
+
+def test_a_number_with_its_unit_is_a_value() -> None:
+    assert key_tokens("User goes to bed at 9pm.") == {"9pm"}
+    assert key_tokens("User earns 48k, up from 40.5k at 10:30") == {"48k", "40.5k", "10:30"}
+
+
+def test_a_new_time_is_not_lost_as_a_restatement(make_mem: Callable[..., LokulMem]) -> None:
+    mem = make_mem()
+    mem.learn("I go to bed at 11pm.", "")
+    r = mem.learn("I go to bed at 9pm these days, early shifts.", "")
+    assert r.reinforced == () and len(r.extracted) == 1 and "9pm" in r.extracted[0].content
 
 
 @pytest.mark.parametrize(

@@ -105,7 +105,8 @@ def find_temporal_marker(sentence: str, markers: tuple[str, ...]) -> str | None:
     return None
 
 
-_KEY_TOKEN = re.compile(r"\b(?:\d+(?:[.,:]\d+)*|[A-Z][A-Za-z'\-]+)\b")
+#: Numbers with their unit or suffix ("9pm", "48k", "3rd") and capitalised words.
+_KEY_TOKEN = re.compile(r"\b(?:\d+(?:[.,:]\d+)*[A-Za-z]*|[A-Z][A-Za-z'\-]+)\b")
 
 
 def key_tokens(text: str, label: str = "User") -> frozenset[str]:

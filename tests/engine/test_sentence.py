@@ -126,3 +126,28 @@ def test_gated_sentences_need_no_candidates_and_others_do() -> None:
     assert [d.outcome for d in plan.decisions] == ["question", "stored"] and len(plan.vectors) == 2
     with pytest.raises(ValueError, match="stage-1"):
         plan_message([analyze_text("I love sushi.", CFG)], [vec(1, 0, 0, 0)], [None], facts(), CFG)
+
+
+@pytest.mark.parametrize(("restated_only", "outcome"), [(True, "stored"), (False, "below-threshold")])
+def test_a_near_copy_with_a_new_value_is_news(restated_only: bool, outcome: str) -> None:
+    """Novelty is measured against the facts the sentence restates: a near copy
+    that brings a new number ("9pm" after "11pm") is not old news."""
+    cfg = Config(novelty_restated_only=restated_only)
+    plan = LearnPlan()
+    a = analyze_text("I go to bed at 9pm.", cfg)
+    v = vec(1, 0.45, 0, 0)  # cosine 0.91 with the stored fact: novelty 0.18 against it
+    old = stored("m1", "User goes to bed at 11pm.", vec(1, 0, 0, 0))
+    plan.vectors.append(v)
+    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    assert plan.decisions[-1].outcome == outcome
+
+
+def test_a_restatement_stays_old_news() -> None:
+    plan = LearnPlan()
+    a = analyze_text("I go to bed at 11pm, as always.", CFG)
+    v = vec(1, 0.45, 0, 0)
+    old = stored("m1", "User goes to bed at 11pm.", vec(1, 0, 0, 0))
+    plan.vectors.append(v)
+    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), CFG)
+    assert plan.decisions[-1].outcome == "below-threshold"
+    assert plan.decisions[-1].novelty < 0.5

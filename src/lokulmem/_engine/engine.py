@@ -104,7 +104,7 @@ class Engine:
         self.blas_limit = BlasLimit(config.blas_threads)
         #: Reads that run beside the query's embedding in ``augment()`` (``Config.overlap_text_search``).
         self.beside = Beside(config.overlap_text_search)
-        #: Context vectors embedded after ``learn()`` returns (``Config.defer_context_vector``).
+        #: Context vectors embedded beside ``learn()`` and written later (``Config.defer_context_vector``).
         self.contexts = DeferredContexts(
             embed=lambda text: frozen(self.embedder.embed([text])[0]), land=self._land_contexts
         )

@@ -73,8 +73,9 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> tuple[LearnPla
     analyses = _analyses(args.text, engine)
     facts = _message_facts(engine, args, analyses, sid, now)
     texts = [a.content for a in analyses]
-    # The message is embedded in the same model call as its sentences (one call of
-    # two texts: 5.0 ms, two calls: 5.8 ms), and only when a sentence may be stored.
+    # The message (the context vector) is embedded only when a sentence may be
+    # stored: beside the rest of the plan on the context thread (defer_context_vector,
+    # docs/tuning.md entry 38), or else in the sentences' model call.
     kept = [gate(a, args.force, cfg) is None for a in analyses]
     context = cfg.context_vector_weight > 0 and any(kept) and not cfg.defer_context_vector
     if context:

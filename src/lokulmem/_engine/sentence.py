@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
-from ..contradiction import Candidate, Verdict, judge
+from ..contradiction import Candidate, Verdict, judge, key_tokens
 from ..decay import reinforce
 from ..extraction import (
     Analysis,
@@ -194,7 +194,7 @@ def plan_sentence(
     source = facts.source
     candidates = _candidates(plan, vec, stored, sims)
     top1 = max((c.similarity for c in candidates if c.memory.status == "active"), default=None)
-    novelty = novelty_of(top1, cfg)
+    novelty = novelty_of(_nearest_restated(a.content, candidates, cfg), cfg)
     occurrences = sum(1 for v in facts.session_vectors if float(v @ vec) > cfg.recurrence_similarity)
     occurrences += sum(1 for v in plan.vectors[:-1] if float(v @ vec) > cfg.recurrence_similarity)
     rec = recurrence(occurrences, cfg)
@@ -240,6 +240,18 @@ def plan_sentence(
     # The content as stored (with its anchored dates), not as first read.
     plan.decisions.append(dataclasses.replace(decision, content=memory.content))
     plan.new.append(memory)
+
+
+def _nearest_restated(content: str, candidates: Sequence[Candidate], config: Config) -> float | None:
+    """The cosine novelty is measured against: the nearest active fact, or with
+    ``novelty_restated_only`` the nearest one ``content`` restates (it adds no
+    number or name that fact lacks): "I go to bed at 9pm these days" is news
+    after "User goes to bed at 11pm", however alike the two read."""
+    active = [c for c in candidates if c.memory.status == "active"]
+    if config.novelty_restated_only:
+        mine = key_tokens(content)
+        active = [c for c in active if mine <= key_tokens(c.memory.content)]
+    return max((c.similarity for c in active), default=None)
 
 
 def plan_message(

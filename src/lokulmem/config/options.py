@@ -61,6 +61,10 @@ class Config:
     novelty_floor: float = unit(0.5)
     #: Top-1 cosine at which novelty reaches 0 (see ``novelty_floor``).
     novelty_ceiling: float = unit(1.0)
+    #: Novelty is measured against the nearest stored fact the sentence restates
+    #: (adds no number or name to); a near copy with a new value is news
+    #: (docs/tuning.md entry 39).  Off: against the nearest stored fact (PRD).
+    novelty_restated_only: bool = True
     #: Cosine above which an earlier sentence of the session counts as an occurrence.
     recurrence_similarity: float = unit(0.85)
     #: recurrence(s) = min(1, base + step × occurrences).
@@ -182,8 +186,8 @@ class Config:
     require_evidence: bool = True
     #: Evidence of relevance = semantic match (blended cosine) +
     #: ``relevance_coverage_weight`` × key-term coverage; a memory is relevant
-    #: at this or above (docs/tuning.md entry 26).
-    relevance_threshold: float = unit(0.38)
+    #: at this or above (docs/tuning.md entries 26 and 39).
+    relevance_threshold: float = unit(0.39)
     #: Weight of the key-term coverage (the IDF-weighted share of the query's key
     #: terms found in the memory or its source message) in the evidence.
     relevance_coverage_weight: float = nonneg(0.3)
@@ -441,9 +445,9 @@ class Config:
     #: way).  Off: they run first, on the caller's thread (docs/tuning.md entry 35).
     overlap_text_search: bool = True
     #: ``learn()`` embeds only its sentences; the message context (for
-    #: ``context_vector_weight``) is embedded on a helper thread after it returns
-    #: and written before anything reads it (lokulmem._engine.context; docs/tuning.md
-    #: entry 38).  Off: embedded with the sentences, in the same model call.
+    #: ``context_vector_weight``) is embedded on a helper thread beside the rest of
+    #: the plan and written before anything reads it (lokulmem._engine.context;
+    #: docs/tuning.md entry 38).  Off: embedded with the sentences, in one model call.
     defer_context_vector: bool = True
     #: After a clustering pass, give the heap it freed back to the operating system
     #: (glibc's ``malloc_trim``; nothing elsewhere): the process stays its working
