@@ -139,13 +139,13 @@ class DeferredContexts:
             self._jobs = [j for j in self._jobs if id(j) not in gone]
 
     def close_intake(self) -> None:
-        """Refuse new jobs (the queued ones still run)."""
+        """From now on :meth:`start` embeds on the caller's thread (the queued jobs
+        still run on the helper)."""
         with self._lock:
             self._closed = True
 
     def shutdown(self) -> None:
-        """Wait for the helper thread to finish its jobs.  The caller must not hold
-        the engine lock (the helper takes it to write)."""
+        """Close intake and wait for the helper thread to finish its jobs."""
         self.close_intake()
         with self._lock:
             pool, self._pool = self._pool, None
