@@ -669,6 +669,7 @@ class Config:
             hnsw_threshold=3000,
             vector_storage="float32",
             newer_first_similarity=0.0,
+            novelty_restated_only=False,
         )
         return from_options(base, changes)
 
