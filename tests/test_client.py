@@ -246,12 +246,13 @@ def test_feeling_about_an_event_is_backed_by_a_durable_type(make_mem: Callable[.
 
 def test_a_message_remembers_what_it_answered(mem: LokulMem) -> None:
     mem.learn(
-        "My wife and I renewed our vows last weekend.", "Congratulations! How long have you been married?"
+        "My wife and I renewed our vows last weekend.",
+        "Congratulations! How many years have you two been married?",
     )
     result = mem.learn("Five years already, and it still feels new.")
     assert result.extracted
     m = result.extracted[0]
-    assert m.reply_context == "Congratulations! How long have you been married?"
+    assert m.reply_context == "Congratulations! How many years have you two been married?"
     # The question's words are in what the memory answered, not in its content.
     preview = mem.manage().get_injection_preview("How long have I been married?")
     assert m.id in [i.memory.id for i in preview.would_inject[:2]]

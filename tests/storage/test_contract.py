@@ -246,7 +246,7 @@ def test_lexical_search_weights_the_message_and_reply_columns(backend: Make) -> 
         memory(id="a", content="User went camping by the lake.", source_context=msg, reply_context="")
     )
     s.insert_memory(memory(id="b", content="User's kids loved it.", source_context=msg, reply_context=""))
-    asked = "That's lovely! How long have you been married?"
+    asked = "That's lovely! How many years have you two been married?"
     s.insert_memory(
         memory(id="c", content="User says 5 years already.", source_context="", reply_context=asked)
     )
