@@ -42,7 +42,7 @@ def test_the_queue_embeds_on_its_thread_then_lands() -> None:
         return np.full(3, len(text), dtype=np.float32)
 
     q = DeferredContexts(embed=embed, land=landed.set)
-    q.submit(["a", "b"], "hello")
+    q.queue(q.start("hello"), ["a", "b"])
     assert landed.wait(5)
     (job,) = q.ready(wait=True)
     assert [i for i, _ in job.pairs()] == ["a", "b"] and job.pairs()[0][1][0] == 5
@@ -57,7 +57,7 @@ def test_a_failed_embedding_leaves_no_vector_and_no_pending_wait() -> None:
         raise RuntimeError("model gone")
 
     q = DeferredContexts(embed=broken, land=lambda: None)
-    q.submit(["a"], "hello")
+    q.queue(q.start("hello"), ["a"])
     (job,) = q.ready(wait=True)  # done, even though it failed
     assert job.pairs() == []
     q.shutdown()
@@ -72,7 +72,7 @@ def test_after_close_intake_jobs_are_embedded_on_the_callers_thread() -> None:
 
     q = DeferredContexts(embed=embed, land=lambda: None)
     q.close_intake()
-    q.submit(["a"], "hello")
+    q.queue(q.start("hello"), ["a"])
     assert names == [threading.current_thread().name]
     assert [j.ids for j in q.ready(wait=False)] == [("a",)]  # queued for the closing write
 

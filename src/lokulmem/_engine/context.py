@@ -96,10 +96,6 @@ class DeferredContexts:
         with self._lock:
             self._jobs.append(job)
 
-    def submit(self, ids: Sequence[str], text: str) -> None:
-        """:meth:`start` and :meth:`queue` at once."""
-        self.queue(self.start(text), ids)
-
     def _run(self, job: ContextJob, *, land: bool) -> None:
         try:
             job.vector = self._embed(job.text)

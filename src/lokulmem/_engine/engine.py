@@ -200,7 +200,7 @@ class Engine:
             raise StoreClosedError("this LokulMem was closed")
         if not self._ready:
             self.init()
-        if settle and self.contexts.pending:
+        if settle:
             self.settle_contexts()
 
     def settle_contexts(self) -> None:

@@ -77,15 +77,15 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> tuple[LearnPla
     # stored: beside the rest of the plan on the context thread (defer_context_vector,
     # docs/tuning.md entry 38), or else in the sentences' model call.
     kept = [gate(a, args.force, cfg) is None for a in analyses]
-    context = cfg.context_vector_weight > 0 and any(kept) and not cfg.defer_context_vector
+    message = context_text(facts.source.reply, facts.source.message)
+    wanted = cfg.context_vector_weight > 0 and any(kept)
+    context = wanted and not cfg.defer_context_vector
     if context:
-        texts.append(context_text(facts.source.reply, facts.source.message))
+        texts.append(message)
     embedded = list(engine.embedder.embed(texts)) if texts else []
     vectors = embedded[: len(analyses)]
     # Deferred: the context is embedded beside the rest of the plan (queued below).
-    job = None
-    if cfg.defer_context_vector and cfg.context_vector_weight > 0 and any(kept):
-        job = engine.contexts.start(context_text(facts.source.reply, facts.source.message))
+    job = engine.contexts.start(message) if wanted and cfg.defer_context_vector else None
     k = max(cfg.contradiction_candidates, cfg.edge_candidates if cfg.build_edges else 0)
     near: Nearest = {}
     found: list[Stage1 | None] = []
