@@ -1,12 +1,22 @@
 """Train the contradiction pair head (``lokulmem/models/contradiction_head.npz``).
 
+    python scripts/harvest_pairs.py scripts/data/consistent_conversations.jsonl \
+        /tmp/lokulmem-train/consistent.npz
     python scripts/train_contradiction.py ../shared/eval/decode/pairs_train.jsonl \
+        --negatives /tmp/lokulmem-train/consistent.npz [--negative-repeat 10] [--additive 2] \
         [--train-lines 24000] [--cache /tmp/lokulmem-train] [--out src/lokulmem/models/contradiction_head.npz]
 
-Data: DECODE's development pairs only (``{earlier, later, contradiction}``),
-lines ``[0, --train-lines)`` to fit and the rest to choose the epoch and to
-report figures; nothing else.  ``eval.contradiction`` measures on the rest by
-default, so its DECODE figures are on pairs the head never saw.
+Data: DECODE's development pairs (``{earlier, later, contradiction}``), lines
+``[0, --train-lines)`` to fit and the rest to choose the epoch and to report
+figures; and two sets of negatives the team wrote or derived: the pairs a
+replay of the team's consistent conversations puts before stage 3b
+(``--negatives``, each ``--negative-repeat`` times: related, compatible facts
+by one person, what a real store holds by the thousand), and the additive
+pairs of ``train_pair_model.py`` ("User likes X." / "User also likes Y.",
+``--additive`` times).  Nothing else: no LoCoMo, no PersonaExt, no team
+evaluation set.  ``eval.contradiction`` measures on DECODE lines from
+``--train-lines`` on by default, so its DECODE figures are on pairs the head
+never saw.
 
 Each utterance goes through ``learn()``'s own reading (sentence split, the
 third-person rewrite) and the shipped MiniLM, so the head sees what it will see
@@ -96,6 +106,17 @@ def elaborations(pairs: list[dict[str, Any]], config: Config, vec: dict[str, np.
                 pair_features(vec[a], vec[b], a, b) for i, a in enumerate(parts) for b in parts[i + 1 :]
             )
     return rows
+
+
+def harvested(path: str) -> list[np.ndarray]:
+    """Hard negatives from a replay of consistent conversations (``scripts/harvest_pairs.py``):
+    every pair of a stored fact and a new one that stage 3b would have scored."""
+    with np.load(path) as z:
+        data = {k: z[k] for k in z.files}  # one read per array (an NpzFile reads on every index)
+    return [
+        pair_features(data["uo"][i], data["un"][i], str(data["old"][i]), str(data["new"][i]))
+        for i in range(len(data["old"]))
+    ]
 
 
 def build(pairs: list[dict[str, Any]], config: Config, vec: dict[str, np.ndarray], *, training: bool):
@@ -195,6 +216,16 @@ def main() -> None:
     ap.add_argument("--train-lines", type=int, default=24000)
     ap.add_argument("--cache", default="/tmp/lokulmem-train")
     ap.add_argument("--out", default=str(ROOT / "src/lokulmem/models/contradiction_head.npz"))
+    ap.add_argument(
+        "--negatives", help="harvested pairs (.npz, scripts/harvest_pairs.py) to add as negatives"
+    )
+    ap.add_argument("--negative-repeat", type=int, default=10, help="each harvested pair this many times")
+    ap.add_argument(
+        "--additive",
+        type=int,
+        default=2,
+        help="add the additive hard negatives of train_pair_model.py, N times",
+    )
     args = ap.parse_args()
     config = Config()
     pairs = [json.loads(line) for line in Path(args.path).read_text().splitlines() if line.strip()]
@@ -202,6 +233,21 @@ def main() -> None:
     texts = [c for p in pairs for t in (p["earlier"], p["later"]) for c in contents(t, config)]
     vec = embed_all(texts, Path(args.cache))
     x, y, _ = build(fit, config, vec, training=True)
+    if args.additive:
+        from train_pair_model import additive  # a sibling script, read only for this option
+
+        extra_pairs = additive(
+            sorted({c for p in fit for t in (p["earlier"], p["later"]) for c in contents(t, config)})
+        )
+        vec.update(embed_all([r["b"] for r in extra_pairs], Path(args.cache)))
+        rows = [pair_features(vec[r["a"]], vec[r["b"]], r["a"], r["b"]) for r in extra_pairs] * args.additive
+        x = np.concatenate([x, np.stack(rows)])
+        y = np.concatenate([y, np.zeros(len(rows), np.float32)])
+        print(f"additive negatives: {len(extra_pairs)} x {args.additive}", file=sys.stderr)
+    if args.negatives:
+        extra = harvested(args.negatives) * args.negative_repeat
+        x = np.concatenate([x, np.stack(extra)])
+        y = np.concatenate([y, np.zeros(len(extra), np.float32)])
     xv, yv, gv = build(held, config, vec, training=False)
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
     print(f"fit rows {len(x)} ({int(y.sum())} positive), validation pairs {len(held)}", file=sys.stderr)

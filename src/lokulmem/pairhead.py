@@ -49,7 +49,7 @@ Vector = npt.NDArray[np.float32]
 
 #: The head shipped with the package, and its sha256 (checked at ``init()``).
 DEFAULT_HEAD_PATH = Path(__file__).resolve().parent / "models" / "contradiction_head.npz"
-DEFAULT_HEAD_SHA256 = "82024631e9e7b102f093893e943eb8040f130fb5ad7e0bded93b9ee3eb01731c"
+DEFAULT_HEAD_SHA256 = "8ffb4aba57a2ba4f21cf756140c9d4492ac75050ecbf605c2d582d1260fd6ec5"
 
 #: The lexical features after the two vector blocks, in order.
 LEXICAL_FEATURES = (
