@@ -85,6 +85,20 @@ def test_the_head_decides_what_the_rules_leave_open(make_mem: Callable[..., Loku
     assert event.existing.status == "superseded"  # closed, not deleted
 
 
+def test_a_head_read_for_newer_first_alone_closes_nothing(make_mem: Callable[..., LokulMem]) -> None:
+    earlier, later = "I have never been to France.", "I went to Paris last summer and loved France."
+    reorder = make_mem(newer_first_pair_threshold=0.5)  # the head is read, stage 3b stays off
+    reorder.learn(earlier, session_id="a")
+    assert reorder.learn(later, session_id="b").contradictions == ()
+    # The bad-file check applies to a head read for newer-first too.
+    with pytest.raises(ModelIntegrityError):
+        make_mem(
+            newer_first_pair_threshold=0.5,
+            contradiction_model_path=str(DEFAULT_HEAD_PATH),
+            contradiction_model_sha256="0" * 64,
+        )
+
+
 def test_rule_verdicts_name_their_signal(mem: LokulMem) -> None:
     mem.learn("I live in Berlin.", session_id="a")
     (event,) = mem.learn("I live in Lisbon now.", session_id="b").contradictions

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from lokulmem import Config, Memory
+from lokulmem.pairhead import HASH_BUCKETS, LEXICAL_FEATURES, PairHead
 from lokulmem.records import ScoreBreakdown
 from lokulmem.retrieval.newer import newer_first
 from lokulmem.retrieval.stages import Scored
@@ -96,3 +97,33 @@ def test_only_a_memory_that_tells_a_change_moves() -> None:
     assert ids(newer_first([old, plain], CFG)[0]) == ["old", "new"]
     unmarked = CFG.replace(newer_first_needs_marker=False)
     assert ids(newer_first([old, plain], unmarked)[0]) == ["new", "old"]
+
+
+def _constant_head(probability: float) -> PairHead:
+    """A head that gives every pair the same probability (its weights are zero)."""
+    d = 2 * 384 + len(LEXICAL_FEATURES) + 2 * HASH_BUCKETS
+    logit = float(np.log(probability / (1 - probability)))
+    zeros = np.zeros(d, np.float32)
+    return PairHead(
+        mean=zeros,
+        scale=np.ones(d, np.float32),
+        w1=np.zeros((d, 4), np.float32),
+        b1=np.zeros(4, np.float32),
+        w2=np.zeros(4, np.float32),
+        b2=logit,
+        sha256="test",
+    )
+
+
+def test_the_pair_head_can_vouch_for_a_change_told_without_a_marker() -> None:
+    def pair() -> list[Scored]:
+        old = item("old", vec(1, 0.2, 0, 0, *[0] * 380), 0.60, content="User's manager is Helen.")
+        new = item("new", vec(1, 0, 0.3, 0, *[0] * 380), 0.55, day=20, content="User reports to Oscar.")
+        return [old, new]
+
+    cfg = CFG.replace(newer_first_pair_threshold=0.7)
+    assert ids(newer_first(pair(), CFG)[0]) == ["old", "new"]  # no marker, no head: stays
+    assert ids(newer_first(pair(), cfg, head=_constant_head(0.9))[0]) == ["new", "old"]
+    assert ids(newer_first(pair(), cfg, head=_constant_head(0.5))[0]) == ["old", "new"]
+    # The threshold at 0 (the default) leaves the head out, whatever it says.
+    assert ids(newer_first(pair(), CFG, head=_constant_head(0.99))[0]) == ["old", "new"]

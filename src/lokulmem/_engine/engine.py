@@ -128,7 +128,8 @@ class Engine:
         self.pushed: dict[str, int] = {}
         self._clusters: list[Cluster] = []
         self.centroids: Vector | None = None
-        #: The learned contradiction head (stage 3b), read at init(); None when off.
+        #: The learned contradiction head (stage 3b, and newer-first without a marker),
+        #: read at init(); None when neither uses it.
         self.pair_head: PairHead | None = None
         if executor == "inline":
             logger.info(
@@ -141,7 +142,7 @@ class Engine:
         """The contradiction head the config asks for, sha256-checked (a missing or
         altered file raises :class:`ModelIntegrityError` naming it: no silent fallback)."""
         cfg = self.config
-        if not cfg.contradiction_classifier:
+        if not cfg.contradiction_classifier and cfg.newer_first_pair_threshold <= 0:
             return None
         if cfg.contradiction_model_path is not None and cfg.contradiction_model_sha256 is not None:
             return load_head(cfg.contradiction_model_path, cfg.contradiction_model_sha256)

@@ -61,7 +61,8 @@ def _message_facts(
         session_vectors=tuple(state.vectors),
         # Transient types (fast λ) need an explicit cue; the fallback picks a durable one.
         prototypes={k: v for k, v in protos.items() if k not in cfg.transient_types},
-        head=engine.pair_head,
+        # The head may be loaded for newer-first alone; stage 3b uses it only when asked.
+        head=engine.pair_head if cfg.contradiction_classifier else None,
     )
 
 

@@ -153,7 +153,9 @@ class _Recall:
             own = own_lexical_scores(engine, self.parsed.terms, self.pool.lexical_best)
             self.pool = replace(self.pool, lexical_own=own)
         ranked = st.rank(st.context_once(scored, self.pool.lexical_own, cfg), self.args.floor)
-        self.ranked, self.newer = newer_first(ranked, cfg, asks_now=self.parsed.asks_now)
+        self.ranked, self.newer = newer_first(
+            ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head
+        )
         self.clock.done("ranking", ranked=len(self.ranked), newer_first=len(self.newer))
 
     def judge(self) -> None:
@@ -191,7 +193,9 @@ class _Recall:
         linked, self.proof = st.link([*self.ranked, *more], links, self.proof, cfg)
         ranked = st.rank(sorted(linked, key=lambda s: -s.breakdown.total), self.args.floor)
         # The final order is this pass's: so are the ids it moved.
-        self.ranked, self.newer = newer_first(ranked, cfg, asks_now=self.parsed.asks_now)
+        self.ranked, self.newer = newer_first(
+            ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head
+        )
 
     def package(self) -> None:
         """Proactive memories first, then the selection within the budget, then the episode."""

@@ -388,6 +388,10 @@ class Config:
     #: Only a memory that says a state changed or holds now ("now", "switched", "no
     #: longer": ``lexicon.CHANGE_MARKERS``), in its content or its message, moves.
     newer_first_needs_marker: bool = True
+    #: ... or, without a marker, when the contradiction pair head scores the older
+    #: and the newer memory at least this (0: never, and the head is not read unless
+    #: ``contradiction_classifier``; here it only reorders, it closes nothing).
+    newer_first_pair_threshold: float = unit(0.5)
     #: Only for a question about how things stand now (asked in the present, no
     #: past or time words: ``QueryAnalysis.asks_now``).
     newer_first_needs_now: bool = True
@@ -669,6 +673,7 @@ class Config:
             hnsw_threshold=3000,
             vector_storage="float32",
             newer_first_similarity=0.0,
+            newer_first_pair_threshold=0.0,
             novelty_restated_only=False,
         )
         return from_options(base, changes)
