@@ -122,8 +122,9 @@ def test_the_pair_head_can_vouch_for_a_change_told_without_a_marker() -> None:
         return [old, new]
 
     cfg = CFG.replace(newer_first_pair_threshold=0.7)
-    assert ids(newer_first(pair(), CFG)[0]) == ["old", "new"]  # no marker, no head: stays
+    assert ids(newer_first(pair(), cfg)[0]) == ["old", "new"]  # no marker, no head: stays
     assert ids(newer_first(pair(), cfg, head=_constant_head(0.9))[0]) == ["new", "old"]
     assert ids(newer_first(pair(), cfg, head=_constant_head(0.5))[0]) == ["old", "new"]
-    # The threshold at 0 (the default) leaves the head out, whatever it says.
-    assert ids(newer_first(pair(), CFG, head=_constant_head(0.99))[0]) == ["old", "new"]
+    # The threshold at 0 leaves the head out, whatever it says.
+    off = cfg.replace(newer_first_pair_threshold=0.0)
+    assert ids(newer_first(pair(), off, head=_constant_head(0.99))[0]) == ["old", "new"]
