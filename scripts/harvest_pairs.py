@@ -27,6 +27,8 @@ import argparse
 import json
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -71,20 +73,35 @@ class Recorder:
                 )
 
 
+@contextmanager
+def recording(recorder: Recorder) -> Iterator[Recorder]:
+    """Stage 3b replaced by ``recorder`` inside the block, restored after it."""
+    original = pipeline._by_classifier
+    pipeline._by_classifier = recorder  # type: ignore[assignment]  # this script only: record, decide nothing
+    try:
+        yield recorder
+    finally:
+        pipeline._by_classifier = original
+
+
 def replay(conversations: list[dict[str, Any]], floor: float, recorder: Recorder) -> None:
+    """Each conversation through ``learn()`` into a fresh store, ``recorder`` in stage 3b's place."""
     embedder = shared_minilm()
     with tempfile.TemporaryDirectory() as tmp:
         for conv in conversations:
             recorder.sample = str(conv["id"])
             clock = ManualClock()
-            with LokulMem(
-                path=Path(tmp) / f"{recorder.sample}.sqlite",
-                embedder=embedder,
-                clock=clock,
-                executor="inline",
-                contradiction_classifier=True,
-                classifier_candidate_similarity=floor,
-            ) as mem:
+            with (
+                recording(recorder),
+                LokulMem(
+                    path=Path(tmp) / f"{recorder.sample}.sqlite",
+                    embedder=embedder,
+                    clock=clock,
+                    executor="inline",
+                    contradiction_classifier=True,
+                    classifier_candidate_similarity=floor,
+                ) as mem,
+            ):
                 for i, turn in enumerate(conv["turns"]):
                     mem.learn(turn, "", session_id=f"{recorder.sample}-{i // TURNS_PER_DAY}")
                     mem.wait_for_maintenance()
@@ -100,7 +117,6 @@ def main() -> None:
     args = ap.parse_args()
     conversations = [json.loads(line) for line in Path(args.path).read_text().splitlines() if line.strip()]
     recorder = Recorder()
-    pipeline._by_classifier = recorder  # type: ignore[assignment]  # this script only: record, decide nothing
     replay(conversations, args.floor, recorder)
     rows = recorder.rows
     out = Path(args.out)
