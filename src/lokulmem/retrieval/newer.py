@@ -15,8 +15,8 @@ is not closed or hidden, and its standing for the relevance test is unchanged.
 
 Without a marker, the contradiction pair head (:mod:`lokulmem.pairhead`) can
 stand in for it (``newer_first_pair_threshold``): a pair it scores from that
-threshold up is a change told without a marker word ("my new manager is
-Oscar" after "my manager is Helen").  Only the order changes: the head's word
+threshold up is a change told without a marker word ("The landlord raised
+my rent to 1,050 a month." after "My rent is 900 a month.").  Only the order changes: the head's word
 alone closes nothing here, which is why it can be trusted lower than stage 3b
 of contradiction detection.
 """
