@@ -17,3 +17,16 @@ def test_features_and_specificity() -> None:
     assert plain.names == () and specificity(plain, w) == 0.0
     neg = detect("I never eat meat")
     assert neg.negated_preference and not neg.preference
+
+
+def test_a_self_statement_may_open_with_a_lead_in() -> None:
+    for text in (
+        "It turns out I'm allergic to peanuts.",
+        "Turns out my sister is pregnant.",
+        "To be honest, I hate jazz.",
+        "By the way, my dog is sick.",
+        "Well, I moved.",
+    ):
+        assert detect(text).self_statement, text
+    for text in ("It turns out the shop is closed.", "I think so.", "Honestly, I think so."):
+        assert not detect(text).self_statement, text

@@ -36,9 +36,17 @@ _PREFERENCE = re.compile(
     r"|\bi'?m\s+(?:really\s+)?into\b|\bi\s+(?:am|'m)\s+(?:not\s+)?(?:a\s+)?(?:morning|night)\s+person\b",
     re.IGNORECASE,
 )
+#: What may open a sentence before its first-person subject: one word and a comma
+#: ("Well, I ..."), or a phrase that introduces news ("It turns out I ...", "To be
+#: honest, my ...").
+_LEAD_IN = (
+    r"(?:\W*\w+,\s*"
+    r"|\W*(?:it\s+)?turns\s+out(?:\s+that)?,?\s+"
+    r"|\W*(?:to\s+be\s+honest|by\s+the\s+way|in\s+fact|guess\s+what|truth\s+is|fun\s+fact)[,:]?\s+)?"
+)
 _SELF = re.compile(
-    r"^(?:\W*\w+,\s*)?(?:i|i'm|i've|i'd|im)\s+(?!think\b|guess\b|wonder\b|mean\b|know\b|see\b|hope\b)"
-    r"|^(?:\W*\w+,\s*)?my\s+\w+",
+    rf"^{_LEAD_IN}(?:i|i'm|i've|i'd|im)\s+(?!think\b|guess\b|wonder\b|mean\b|know\b|see\b|hope\b)"
+    rf"|^{_LEAD_IN}my\s+\w+",
     re.IGNORECASE,
 )
 _POSSESSION = re.compile(r"\b(?:my|mine|our|ours)\b", re.IGNORECASE)
