@@ -54,23 +54,10 @@ class Recorder:
     def __call__(
         self, current: Any, content: str, attribute: Any, vector: Any, head: Any, marker: Any, config: Any
     ) -> None:
-        for c in current:
-            if (
-                c.similarity >= config.classifier_candidate_similarity
-                and c.memory.embedding is not None
-                and not pipeline._same_value(attribute, c.memory)
-            ):
-                old = np.asarray(c.memory.embedding, np.float32)
-                self.rows.append(
-                    (
-                        self.sample,
-                        c.memory.content,
-                        content,
-                        old,
-                        np.asarray(vector, np.float32),
-                        float(c.similarity),
-                    )
-                )
+        new = np.asarray(vector, np.float32)
+        for c in pipeline.classifier_pool(current, attribute, config):  # embedded facts only
+            old = np.asarray(c.memory.embedding, np.float32)
+            self.rows.append((self.sample, c.memory.content, content, old, new, float(c.similarity)))
 
 
 @contextmanager

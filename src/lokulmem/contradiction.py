@@ -51,7 +51,16 @@ from .extraction.lexicon import NEGATED_BEFORE, SHORT_STOPWORDS, TOPIC_STOPWORDS
 from .pairhead import PairHead, pair_features
 from .records import Memory
 
-__all__ = ["Candidate", "Signal", "Verdict", "find_temporal_marker", "judge", "topic_stems"]
+__all__ = [
+    "Candidate",
+    "Signal",
+    "Verdict",
+    "classifier_pool",
+    "find_temporal_marker",
+    "judge",
+    "restates",
+    "topic_stems",
+]
 
 Vector = npt.NDArray[np.float32]
 
@@ -140,7 +149,7 @@ def _refines(sentence: str, value: str, old_value: str) -> bool:
     return re.search(pattern, text) is not None
 
 
-def _restates(content: str, existing: Memory) -> bool:
+def restates(content: str, existing: Memory) -> bool:
     """A restatement adds no number or name the existing fact lacks ("owns 3 harps" ≠ "owns 2")."""
     return key_tokens(content) <= key_tokens(existing.content)
 
@@ -211,13 +220,7 @@ def _by_classifier(
     config: Config,
 ) -> Verdict | None:
     """Stage 3b: the most probable contradiction among the similar current facts."""
-    pool = [
-        c
-        for c in current
-        if c.similarity >= config.classifier_candidate_similarity
-        and c.memory.embedding is not None
-        and not _same_value(attribute, c.memory)
-    ]
+    pool = classifier_pool(current, attribute, config)
     if not pool:
         return None
     rows = np.stack([pair_features(_vector(c.memory), vector, c.memory.content, content) for c in pool])
@@ -234,6 +237,21 @@ def _by_classifier(
         signal="classifier",
         score=float(scores[best]),
     )
+
+
+def classifier_pool(
+    current: Sequence[Candidate], attribute: Attribute | None, config: Config
+) -> list[Candidate]:
+    """The current facts stage 3b asks the head about: at least
+    ``classifier_candidate_similarity`` similar, embedded, and not judged
+    compatible by the rules (the same attribute value)."""
+    return [
+        c
+        for c in current
+        if c.similarity >= config.classifier_candidate_similarity
+        and c.memory.embedding is not None
+        and not _same_value(attribute, c.memory)
+    ]
 
 
 def _vector(memory: Memory) -> Vector:
@@ -303,7 +321,7 @@ def _settle(
                     attribute=attribute.key,
                     signal="attribute",
                 )
-            if c.similarity >= config.duplicate_similarity and _restates(content, c.memory):
+            if c.similarity >= config.duplicate_similarity and restates(content, c.memory):
                 return Verdict(
                     kind="duplicate",
                     existing=c.memory,
@@ -321,6 +339,6 @@ def _settle(
                 signal="polarity",
             )
         if c.similarity >= config.duplicate_similarity:
-            kind: Literal["duplicate", "variant"] = "duplicate" if _restates(content, c.memory) else "variant"
+            kind: Literal["duplicate", "variant"] = "duplicate" if restates(content, c.memory) else "variant"
             return Verdict(kind=kind, existing=c.memory, similarity=c.similarity)
     return None

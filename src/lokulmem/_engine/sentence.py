@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
-from ..contradiction import Candidate, Verdict, judge, key_tokens
+from ..contradiction import Candidate, Verdict, judge, restates
 from ..decay import reinforce
 from ..extraction import (
     Analysis,
@@ -249,8 +249,7 @@ def _nearest_restated(content: str, candidates: Sequence[Candidate], config: Con
     after "User goes to bed at 11pm", however alike the two read."""
     active = [c for c in candidates if c.memory.status == "active"]
     if config.novelty_restated_only:
-        mine = key_tokens(content)
-        active = [c for c in active if mine <= key_tokens(c.memory.content)]
+        active = [c for c in active if restates(content, c.memory)]
     return max((c.similarity for c in active), default=None)
 
 
