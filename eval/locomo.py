@@ -11,7 +11,7 @@ call: the memories it injects are reinforced) then ``learn(turn)``;
 dialogue between two people and both are remembered: each turn is learned
 as a *user* message of its speaker, through a client whose ``user_label`` is
 that speaker's name (two clients on the same store file), so "I went to a
-support group" becomes "Caroline went to a support group."; the session id
+pottery class" said by Dana becomes "Dana went to a pottery class."; the session id
 is ``<sample>-session<N>``.  The other speaker's next turn in the session
 is passed as ``assistant_response`` (from the speaker's client, the other
 person is the one who answers), so the speaker's following message carries
@@ -78,7 +78,7 @@ _SESSION = re.compile(r"^session_(\d+)$")
 
 
 def session_time(text: str) -> int:
-    """ "1:56 pm on 8 May, 2023" → Unix ms (UTC)."""
+    """ "4:05 pm on 2 March, 2024" → Unix ms (UTC)."""
     when = dt.datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=dt.UTC)
     return int(when.timestamp() * 1000)
 

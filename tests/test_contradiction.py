@@ -159,12 +159,12 @@ def test_related_slots_that_do_not_conflict(
     ("before", "after"),
     [
         # A weak marker tells of a state, not a change ("lately", "now I", "these days").
-        ("I'm keen on working in mental health.", "Lately, I've been looking into counseling as a career."),
-        ("I want to help other people.", "Now I want to help people go through it too."),
+        ("I'm keen on working in nutrition.", "Lately, I've been looking into dietetics as a profession."),
+        ("I want to help other people.", "Now I want to help other people like me too."),
         # A denied change verb is persistence.
-        ("I won't give up on my dreams.", "I won't quit, no matter what."),
+        ("I won't give up on my plans.", "I won't quit, however hard it gets."),
         # "joined a gym" is not an employer.
-        ("I joined a mentorship program last weekend.", "I joined a gym last week."),
+        ("I joined a coding club last weekend.", "I joined a gym last week."),
     ],
 )
 def test_states_and_persistence_are_not_changes(

@@ -18,7 +18,7 @@ from lokulmem.records.memory import context_text
 from lokulmem.storage.sqlite_rows import blob_to_vec
 
 CONVERSATION = [
-    ("Seven years now, and I still love it.", "How long have you been painting?"),
+    ("Nine years, and I still love it.", "How long have you been painting?"),
     ("My sister Ana moved to Porto last spring.", "Any family news?"),
     ("I run every morning before work.", "How do you stay fit?"),
 ]

@@ -11,7 +11,7 @@ from lokulmem.extraction import (
 
 @pytest.mark.parametrize(
     "sentence",
-    ["I'm just watching The Office again.", "I am a huge Game of Thrones fan.", "My fave show is Friends."],
+    ["I'm just watching The Office again.", "I am a big Doctor Who fan.", "My fave show is Friends."],
 )
 def test_what_one_watches_is_a_preference(sentence: str) -> None:
     assert "preference" in analyze_text(sentence, Config()).rule_types
@@ -23,7 +23,7 @@ def test_what_one_watches_is_a_preference(sentence: str) -> None:
         ("I have a job interview on Friday", True),
         ("I'm going on a trip next month", True),
         ("My flight leaves tomorrow", True),
-        ("Last Friday I went to a council meeting", False),
+        ("Last Tuesday I went to a school board meeting", False),
         ("I took a short trip to Rome last week", False),
         ("I had my driving exam two weeks ago", False),
     ],
@@ -37,8 +37,8 @@ def test_past_events_are_not_temporal_context(sentence: str, temporal: bool) -> 
 def test_substance_counts_content_beside_the_transient_cue() -> None:
     assert substance("I'm so excited too", ["emotional"]) == 0
     assert substance("Maya is excited and kinda nervous", ["emotional"]) == 0
-    n = substance("I felt super powerful giving my talk at the school", ["emotional"])
-    assert n >= 4  # powerful, giving, talk, school
+    n = substance("I felt great presenting my design at the school board", ["emotional"])
+    assert n >= 4  # presenting, design, school, board
     # Capitalised words inside the sentence are names and do not count.
     assert substance("I'm happy for Priya and Omar", ["emotional"]) == 0
 
@@ -46,7 +46,7 @@ def test_substance_counts_content_beside_the_transient_cue() -> None:
 @pytest.mark.parametrize(
     "sentence",
     [
-        "i work out a few times each week",
+        "i work out three times a week",
         "I go hiking every Sunday",
         "I knit hats for fun",
         "Singing is my favourite way to relax",
@@ -71,9 +71,9 @@ def test_work_is_still_a_job() -> None:
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [
-        ("i suffer from fibromyalgia", "identity"),
+        ("i suffer from chronic migraines", "identity"),
         ("I broke my arm twice skiing", "identity"),
-        ("I am single and play too many video games", "preference"),
+        ("I am single and play far too much chess online", "preference"),
         ("I love reading", "preference"),
     ],
 )

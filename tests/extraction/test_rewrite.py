@@ -27,7 +27,7 @@ def test_facts_read_as_facts_about_the_user(sentence: str, fact: str) -> None:
 
 
 def test_lower_case_i_is_the_user() -> None:
-    assert to_user_fact("i work out a few times each week") == "User works out a few times each week."
+    assert to_user_fact("i work out three times a week") == "User works out three times a week."
     assert to_user_fact("I live in Berlin and i love it") == "User lives in Berlin and User loves it."
     # Not a pronoun: an abbreviation, a numeral.
     assert to_user_fact("I swim a lot, i.e. daily") == "User swims a lot, i.e. daily."

@@ -52,7 +52,7 @@ def test_names_and_clauses_of_a_query() -> None:
         "Where do I live now",
         "could my sister visit me this weekend?",
     ]
-    assert clauses("What do Jon and Gina have in common?") == ["What do Jon and Gina have in common?"]
+    assert clauses("What do Rui and Dana have in common?") == ["What do Rui and Dana have in common?"]
 
 
 def _seed(mem: LokulMem) -> None:
@@ -73,7 +73,7 @@ def _seed(mem: LokulMem) -> None:
         "What's the capital of Peru?",
         "How do I reverse a list in Python?",
         "Tell me a joke.",
-        "What did Melanie paint last week?",
+        "What did Rui sculpt last week?",
         "When is my dentist appointment?",
     ],
 )

@@ -19,8 +19,8 @@ def _days(text: str) -> tuple[str, str] | None:
     ("text", "span"),
     [
         ("What did I do last May?", ("2026-05-01", "2026-06-01")),
-        ("What did Nate share in August 2022?", ("2022-08-01", "2022-09-01")),
-        ("When did John hurt his ankle in 2023?", ("2023-01-01", "2024-01-01")),
+        ("What did Rui post in August 2022?", ("2022-08-01", "2022-09-01")),
+        ("When did Dana sprain her wrist in 2023?", ("2023-01-01", "2024-01-01")),
         ("What did we eat yesterday?", ("2026-12-02", "2026-12-03")),
         ("Who did I meet last weekend?", ("2026-11-28", "2026-11-30")),
         ("What did I read last week?", ("2026-11-23", "2026-11-30")),

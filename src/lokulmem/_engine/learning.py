@@ -56,7 +56,7 @@ def _message_facts(
         force=args.force,
         skip=args.skip,
         # A sentence without "I" in a message that has one is still the speaker's
-        # ("Thanks Mel! It's been a dream to have a family."): no impersonal margin.
+        # ("Thanks Dana! It's been years since I took a real holiday."): no impersonal margin.
         personal=any(not a.impersonal for a in analyses),
         session_vectors=tuple(state.vectors),
         # Transient types (fast λ) need an explicit cue; the fallback picks a durable one.

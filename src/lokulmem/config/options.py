@@ -80,7 +80,7 @@ class Config:
     skip_questions: bool = True
     #: Greetings, thanks and reactions ("Thanks, Mel!") are not facts (docs/tuning.md).
     skip_chitchat: bool = True
-    #: Remarks about the listener only ("You'd be a great counselor!") are not
+    #: Remarks about the listener only ("You'd make a great teacher!") are not
     #: facts about the user: in an assistant chat "you" is the assistant.
     skip_listener_remarks: bool = True
     #: A sentence with no first-person word and no person named ("Water boils at

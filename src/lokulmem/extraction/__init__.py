@@ -108,10 +108,10 @@ _VOCATIVE_END = re.compile(r",\s*[A-Z][a-z]+[.!?]*\s*$")
 
 
 def is_chitchat(sentence: str) -> bool:
-    """Greetings, thanks and reactions ("Thanks, Mel!", "Wow, that's great!").
+    """Greetings, thanks and reactions ("Thanks, Dana!", "Wow, that's great!").
 
-    True when, once fillers, the name being addressed ("Hey Caroline, ...",
-    "..., Mel!") and reaction words are set aside, no content word remains in
+    True when, once fillers, the name being addressed ("Hey Dana, ...",
+    "..., Dana!") and reaction words are set aside, no content word remains in
     a first-person sentence, or fewer than two in any other.
     """
     text = strip_fillers(sentence)
@@ -126,7 +126,7 @@ def is_chitchat(sentence: str) -> bool:
 
 
 def about_listener(sentence: str) -> bool:
-    """A remark about the person spoken to ("You'd be a great counselor!"), not the speaker."""
+    """A remark about the person spoken to ("You'd make a great teacher!"), not the speaker."""
     return bool(_SECOND_PERSON.search(sentence)) and not _FIRST_PERSON.search(sentence)
 
 

@@ -220,8 +220,8 @@ def classify_by_prototype(
 def substance(sentence: str, transient: Sequence[str]) -> int:
     """Content words of ``sentence`` besides the cues of its ``transient`` types.
 
-    "I'm so excited too" has none: it is a passing state.  "I felt super
-    powerful giving my talk" has several (powerful, giving, talk): it also
+    "I'm so excited too" has none: it is a passing state.  "I felt great
+    presenting my design to the board" has several (presenting, design, board): it also
     tells of something that lasts, so the caller backs its fast-decaying
     type with a durable one.  Function words, fillers and capitalised words
     (names) are not counted.
