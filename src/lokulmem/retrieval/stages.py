@@ -167,16 +167,16 @@ def score(
     best cosine with the recent turns; the cluster bonus goes to the
     query's nearest cluster.
     """
-    out: list[Scored] = []
     w = config.context_vector_weight
-    for m in pool.memories:
-        if m.embedding is None or m.status != "active":
-            continue
-        cont = max((float(m.embedding @ tv) for tv in turn_vectors), default=0.0)
+    kept = [m for m in pool.memories if m.embedding is not None and m.status == "active"]
+    conts = _continuity(kept, turn_vectors)
+    contexts = _context_cosines(kept, query) if w > 0 else {}
+    out: list[Scored] = []
+    for m, cont in zip(kept, conts, strict=True):
         bonus = config.cluster_bonus if topic is not None and m.cluster_id == topic else 0.0
         sim = pool.similarities[m.id]
-        if m.context_embedding is not None and w > 0:
-            sim = (1 - w) * sim + w * float(m.context_embedding @ query)
+        if m.id in contexts:
+            sim = (1 - w) * sim + w * contexts[m.id]
         b = breakdown(
             m,
             similarity=sim,
@@ -190,6 +190,24 @@ def score(
         out.append(Scored(m, pool.similarities[m.id], b, max(0.0, min(1.0, sim))))
     out.sort(key=lambda s: -s.breakdown.total)
     return out
+
+
+def _continuity(memories: Sequence[Memory], turn_vectors: Sequence[Vector]) -> list[float]:
+    """Each memory's best cosine with the recent turns (0 without turns): one
+    matrix product for the pool instead of a dot per memory and turn."""
+    if not memories or not turn_vectors:
+        return [0.0] * len(memories)
+    sims = np.stack([m.embedding for m in memories if m.embedding is not None]) @ np.stack(turn_vectors).T
+    return [float(v) for v in sims.max(axis=1)]
+
+
+def _context_cosines(memories: Sequence[Memory], query: Vector) -> dict[str, float]:
+    """The cosine of ``query`` with each memory's message vector (memories without one left out)."""
+    have = [m for m in memories if m.context_embedding is not None]
+    if not have:
+        return {}
+    sims = np.stack([m.context_embedding for m in have if m.context_embedding is not None]) @ query
+    return {m.id: float(v) for m, v in zip(have, sims, strict=True)}
 
 
 def _message_of(m: Memory) -> tuple[str, str] | None:

@@ -143,8 +143,11 @@ class SQLiteQueries(SQLiteBase):
         weights = (max(0.0, context_weight), max(0.0, reply_weight))
         with self._lock:
             if max_doc_freq is not None:
+                total = self._total()
                 words = [
-                    w for w in words if self._doc_freq(scope + _quoted(w), max_doc_freq + 1) <= max_doc_freq
+                    w
+                    for w in words
+                    if self._doc_freq(scope + _quoted(w), max_doc_freq + 1, total) <= max_doc_freq
                 ]
             if not words:
                 return []
@@ -165,13 +168,7 @@ class SQLiteQueries(SQLiteBase):
             "WHERE memories_fts MATCH ? ORDER BY score LIMIT ?",
             (*weights, match, fetch),
         ).fetchall()
-        active: dict[int, str] = {}
-        for start in range(0, len(ranked), 500):
-            chunk = [r[0] for r in ranked[start : start + 500]]
-            marks = ",".join("?" * len(chunk))
-            sql = f"SELECT rowid, id FROM memories WHERE status = 'active' AND rowid IN ({marks})"
-            active.update(self._c.execute(sql, chunk).fetchall())
-        kept = [(active[r[0]], r[1]) for r in ranked if r[0] in active]
+        kept = self._active_of(ranked, limit)
         if len(kept) >= limit or len(ranked) < fetch:
             return kept[:limit]
         return self._c.execute(
@@ -179,6 +176,23 @@ class SQLiteQueries(SQLiteBase):
             "WHERE memories_fts MATCH ? AND m.status = 'active' ORDER BY score LIMIT ?",
             (*weights, match, limit),
         ).fetchall()
+
+    def _active_of(self, ranked: Sequence[Any], limit: int) -> list[tuple[str, float]]:
+        """``(id, score)`` of the active rows among ``ranked`` (``(rowid, score)``, best
+        first), in order, until ``limit`` are found: asked ``limit`` rows at a time,
+        so a store whose best matches are active looks up ``limit`` rowids, not
+        the whole overfetch (1.4 → 0.4 ms at 10k memories)."""
+        kept: list[tuple[str, float]] = []
+        step = max(1, min(limit, 500))
+        for start in range(0, len(ranked), step):
+            chunk = ranked[start : start + step]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT rowid, id FROM memories WHERE status = 'active' AND rowid IN ({marks})"
+            active = dict(self._c.execute(sql, [r[0] for r in chunk]).fetchall())
+            kept += [(active[r[0]], r[1]) for r in chunk if r[0] in active]
+            if len(kept) >= limit:
+                break
+        return kept
 
     def _doc_freq(self, match: str, cap: int, total: int | None = None) -> int:
         """Rows of the full-text index matching ``match``, counted up to ``cap``.
@@ -189,7 +203,7 @@ class SQLiteQueries(SQLiteBase):
         (a document frequency for IDF and for "too common to rank"; a smaller
         store is counted exactly every time)."""
         if total is None:
-            total = int(self._c.execute("SELECT COALESCE(SUM(n), 0) FROM store_counts").fetchone()[0])
+            total = self._total()
         key = (match, cap)
         known = self._doc_freqs.get(key) if total >= DOC_FREQ_CACHE_FROM else None
         if known is not None and abs(total - known[1]) <= total // 100:
@@ -204,15 +218,22 @@ class SQLiteQueries(SQLiteBase):
             self._doc_freqs[key] = (int(row[0]), total)
         return int(row[0])
 
+    def _total(self) -> int:
+        """Rows in the store, every status (``store_counts``)."""
+        return int(self._c.execute("SELECT COALESCE(SUM(n), 0) FROM store_counts").fetchone()[0])
+
     def _probe(self, rowids: Sequence[int]) -> None:
-        """Put the full-text columns of ``rowids`` in ``temp.lm_probe``, a small
+        """Put the full-text columns of ``rowids`` in ``temp.lm_terms``, a small
         in-memory FTS5 table with the store's tokenizer, so which of them match a
-        term is asked of those rows alone, not of the term's whole posting list."""
+        term is asked of those rows alone, not of the term's whole posting list.
+        The table is contentless (only rowids come back): emptying it is one
+        ``delete-all`` instead of a row-by-row ``DELETE``, and inserting keeps no
+        copy of the text (0.6 against 1.5 ms for 100 rows and 3 terms)."""
         self._c.execute(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.lm_probe USING "
-            f"fts5(content, source_context, tokenize='{FTS_TOKENIZE}')"
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.lm_terms USING "
+            f"fts5(content, source_context, content='', tokenize='{FTS_TOKENIZE}')"
         )
-        self._c.execute("DELETE FROM temp.lm_probe")
+        self._c.execute("INSERT INTO temp.lm_terms(lm_terms) VALUES ('delete-all')")
         if self._sealer.encrypted:
             cols = ", ".join(f"lm_open({c}, 'memories.{c}:' || id)" for c in ("content", "source_context"))
         else:
@@ -220,7 +241,7 @@ class SQLiteQueries(SQLiteBase):
         for start in range(0, len(rowids), 500):
             chunk = list(rowids[start : start + 500])
             self._c.execute(
-                f"INSERT INTO temp.lm_probe(rowid, content, source_context) SELECT rowid, {cols} "
+                f"INSERT INTO temp.lm_terms(rowid, content, source_context) SELECT rowid, {cols} "
                 f"FROM memories WHERE rowid IN ({','.join('?' * len(chunk))})",
                 chunk,
             )
@@ -327,7 +348,7 @@ class SQLiteQueries(SQLiteBase):
         doc_freq: dict[str, int] = {}
         matched: dict[str, frozenset[str]] = {}
         with self._lock:
-            total = self._c.execute("SELECT COALESCE(SUM(n), 0) FROM store_counts").fetchone()[0]
+            total = self._total()
             rowids = dict(
                 self._c.execute(
                     f"SELECT rowid, id FROM memories WHERE id IN ({','.join('?' * len(ids))})", tuple(ids)
@@ -337,7 +358,7 @@ class SQLiteQueries(SQLiteBase):
             for term in words:
                 match = '{content source_context} : "' + term.replace('"', '""') + '"'
                 doc_freq[term] = self._doc_freq(match, cap, int(total))
-                found = self._c.execute("SELECT rowid FROM temp.lm_probe WHERE lm_probe MATCH ?", (match,))
+                found = self._c.execute("SELECT rowid FROM temp.lm_terms WHERE lm_terms MATCH ?", (match,))
                 matched[term] = frozenset(rowids[r[0]] for r in found)
         return TermMatches(total=int(total), doc_freq=doc_freq, matched=matched)
 

@@ -176,7 +176,7 @@ def row_to_memory(row: Sequence[Any], sealer: Sealer = PLAIN) -> Memory:
     return Memory(
         id=d["id"],
         content=d["content"],
-        types=tuple(json.loads(d["types"])),
+        types=_json_tuple(d["types"]),
         embedding=blob_to_vec(d["embedding"]),
         cluster_id=d["cluster_id"],
         base_strength=d["base_strength"],
@@ -198,8 +198,8 @@ def row_to_memory(row: Sequence[Any], sealer: Sealer = PLAIN) -> Memory:
         temporal_supersedes=d["temporal_supersedes"],
         source_session=d["source_session"],
         source_turn=d["source_turn"],
-        source_conversation_ids=tuple(json.loads(d["source_conversation_ids"])),
-        entities=tuple(json.loads(d["entities"])),
+        source_conversation_ids=_json_tuple(d["source_conversation_ids"]),
+        entities=_json_tuple(d["entities"]),
         source_text=d["source_text"],
         source=d["source"],
         project_id=d["project_id"],
@@ -214,13 +214,18 @@ def row_to_memory(row: Sequence[Any], sealer: Sealer = PLAIN) -> Memory:
         ),
         attribute=d["attribute"],
         attribute_value=d["attribute_value"],
-        metadata=json.loads(d["metadata"]),
+        metadata={} if d["metadata"] == "{}" else json.loads(d["metadata"]),
         faded_at=d["faded_at"],
         source_context=d["source_context"],
         reply_context=d["reply_context"],
         context_embedding=blob_to_vec(d["context_embedding"]),
         event_at=d["event_at"],
     )
+
+
+def _json_tuple(text: str) -> tuple[Any, ...]:
+    """A stored JSON list as a tuple (the empty list, most columns' value, without the parser)."""
+    return () if text == "[]" else tuple(json.loads(text))
 
 
 def row_to_edge(r: Sequence[Any], sealer: Sealer = PLAIN) -> Edge:
