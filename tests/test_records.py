@@ -1,0 +1,36 @@
+import dataclasses
+
+import numpy as np
+import pytest
+
+from lokulmem.records import Memory
+
+
+def _memory() -> Memory:
+    return Memory(
+        id="m1",
+        content="User lives in Lisbon.",
+        types=("identity",),
+        embedding=np.ones(4, dtype=np.float32),
+        created_at=1,
+        updated_at=1,
+        last_accessed_at=1,
+        last_reinforced=1,
+        valid_from=1,
+        metadata={"k": 1},
+    )
+
+
+def test_replace_equals_dataclasses_replace() -> None:
+    m = _memory()
+    fast = m.replace(mention_count=3, content="User lives in Porto.")
+    slow = dataclasses.replace(m, mention_count=3, content="User lives in Porto.")
+    assert fast == slow and type(fast) is Memory
+    assert (m.mention_count, m.content) == (0, "User lives in Lisbon.")  # the original is untouched
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.content = "x"  # type: ignore[misc]
+
+
+def test_replace_refuses_an_unknown_field() -> None:
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        _memory().replace(colour="red")
