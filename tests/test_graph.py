@@ -81,7 +81,15 @@ def test_learning_links_memories_naming_the_same_person(mem: LokulMem) -> None:
     assert edge.shared_entities == ("Maya",) and edge.weight == pytest.approx(mem.config.edge_entity_weight)
 
 
-def test_the_second_pass_gives_neighbours_the_bonus(mem: LokulMem) -> None:
+def test_the_second_pass_is_off_by_default(mem: LokulMem) -> None:
+    _learn(mem)
+    r = mem.augment("What does my sister do?", debug=True)
+    assert r.debug is not None and "graph" not in r.debug.pipeline
+    assert all(c.breakdown.graph == 0.0 for c in r.debug.candidates)
+
+
+def test_the_second_pass_gives_neighbours_the_bonus(make_mem) -> None:  # type: ignore[no-untyped-def]
+    mem = make_mem(graph_bonus=0.08)
     ids = _learn(mem)
     kids = ids["Maya has two kids, Leo and Ben."]
     r = mem.augment("What does my sister do?", debug=True)
@@ -96,8 +104,23 @@ def test_the_second_pass_gives_neighbours_the_bonus(mem: LokulMem) -> None:
     assert {s.name: s for s in d.stages}["graph"].counts["linked"] == 1
 
 
+def test_the_bonus_counts_in_the_score_and_the_order(make_mem) -> None:  # type: ignore[no-untyped-def]
+    """The bonus is part of the total the ranking sorts by, not a label: the
+    neighbour's score rises by exactly the bonus over the same run without it."""
+    plain, linked = make_mem(), make_mem(graph_bonus=0.5)
+    ranks: list[dict[str, tuple[int, float]]] = []
+    for mem in (plain, linked):
+        _learn(mem)
+        d = mem.augment("Is my sister a doctor in Berlin?", debug=True).debug
+        assert d is not None
+        ranks.append({c.memory.content: (n, c.score) for n, c in enumerate(d.candidates)})
+    kids = "Maya has two kids, Leo and Ben."
+    assert ranks[1][kids][1] == pytest.approx(ranks[0][kids][1] + 0.5, abs=1e-6)
+    assert ranks[1][kids][0] < ranks[0][kids][0]  # it moved up past another memory
+
+
 def test_an_edge_lifts_a_related_memory_into_the_injection(make_mem) -> None:  # type: ignore[no-untyped-def]
-    mem = make_mem(graph_evidence_share=1.0)
+    mem = make_mem(graph_bonus=0.08, graph_evidence_share=1.0)
     ids = _learn(mem)
     r = mem.augment("What does my sister do?", debug=True)
     d = r.debug

@@ -196,8 +196,9 @@ def test_the_pipeline_in_debug_is_what_ran(mem: LokulMem) -> None:
     assert d is not None and d.injected
     names = [s.name for s in d.stages]
     assert d.pipeline == tuple(names)
+    # No "graph" stage: the second pass is off by default (test_graph.py).
     assert names == [
-        "parse", "embed", "mode-selection", "candidates", "scoring", "ranking", "graph", "relevance",
+        "parse", "embed", "mode-selection", "candidates", "scoring", "ranking", "relevance",
         "proactive", "packaging", "reinforce", "audit",
     ]  # fmt: skip
     assert all(s.ms >= 0 for s in d.stages)

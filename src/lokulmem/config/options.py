@@ -335,8 +335,10 @@ class Config:
     edge_candidates: int = posint(20)
     #: Links made per new memory at most (strongest first).
     max_edges_per_memory: int = posint(8)
-    #: Second-pass recall bonus for first-degree neighbours of the best results (PRD: 0.08).
-    graph_bonus: float = nonneg(0.08)
+    #: Second-pass recall bonus for first-degree neighbours of the best results, added
+    #: to their score (PRD: 0.08; 0 skips the second pass).  Off: at 0.08 and 0.04 it
+    #: cost LoCoMo ranked and default-path recall (docs/tuning.md entry 41).
+    graph_bonus: float = nonneg(0.0)
     #: The best relevant results whose neighbours get ``graph_bonus``.
     graph_seeds: int = posint(3)
     #: A neighbour's evidence and standing are at least its seed's × the edge weight
@@ -675,6 +677,7 @@ class Config:
             newer_first_similarity=0.0,
             newer_first_pair_threshold=0.0,
             novelty_restated_only=False,
+            graph_bonus=0.08,
         )
         return from_options(base, changes)
 

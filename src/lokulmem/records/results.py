@@ -107,6 +107,7 @@ class ScoreBreakdown:
             + self.cluster
             + self.lexical
             + self.time
+            + self.graph
         )
 
 
