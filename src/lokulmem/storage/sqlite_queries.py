@@ -222,8 +222,8 @@ class SQLiteQueries(SQLiteBase):
         """Rows in the store, every status (``store_counts``)."""
         return int(self._c.execute("SELECT COALESCE(SUM(n), 0) FROM store_counts").fetchone()[0])
 
-    def _probe(self, rowids: Sequence[int]) -> None:
-        """Put the full-text columns of ``rowids`` in ``temp.lm_terms``, a small
+    def _probe(self, ids: Sequence[str]) -> None:
+        """Put the full-text columns of the memories ``ids`` in ``temp.lm_terms``, a small
         in-memory FTS5 table with the store's tokenizer, so which of them match a
         term is asked of those rows alone, not of the term's whole posting list.
         The table is contentless (only rowids come back): emptying it is one
@@ -238,11 +238,11 @@ class SQLiteQueries(SQLiteBase):
             cols = ", ".join(f"lm_open({c}, 'memories.{c}:' || id)" for c in ("content", "source_context"))
         else:
             cols = "content, source_context"
-        for start in range(0, len(rowids), 500):
-            chunk = list(rowids[start : start + 500])
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
             self._c.execute(
                 f"INSERT INTO temp.lm_terms(rowid, content, source_context) SELECT rowid, {cols} "
-                f"FROM memories WHERE rowid IN ({','.join('?' * len(chunk))})",
+                f"FROM memories WHERE id IN ({','.join('?' * len(chunk))})",
                 chunk,
             )
 
@@ -349,17 +349,16 @@ class SQLiteQueries(SQLiteBase):
         matched: dict[str, frozenset[str]] = {}
         with self._lock:
             total = self._total()
-            rowids = dict(
-                self._c.execute(
-                    f"SELECT rowid, id FROM memories WHERE id IN ({','.join('?' * len(ids))})", tuple(ids)
-                ).fetchall()
-            )
-            self._probe(list(rowids))
+            self._probe(ids)
             for term in words:
                 match = '{content source_context} : "' + term.replace('"', '""') + '"'
                 doc_freq[term] = self._doc_freq(match, cap, int(total))
-                found = self._c.execute("SELECT rowid FROM temp.lm_terms WHERE lm_terms MATCH ?", (match,))
-                matched[term] = frozenset(rowids[r[0]] for r in found)
+                found = self._c.execute(
+                    "SELECT m.id FROM temp.lm_terms JOIN memories m ON m.rowid = lm_terms.rowid "
+                    "WHERE lm_terms MATCH ?",
+                    (match,),
+                )
+                matched[term] = frozenset(r[0] for r in found)
         return TermMatches(total=int(total), doc_freq=doc_freq, matched=matched)
 
     def events_between(self, start: int, end: int, limit: int) -> list[str]:
