@@ -34,3 +34,20 @@ def test_replace_equals_dataclasses_replace() -> None:
 def test_replace_refuses_an_unknown_field() -> None:
     with pytest.raises(TypeError, match="no field 'colour'"):
         _memory().replace(colour="red")
+
+
+def test_from_fields_builds_what_the_constructor_builds() -> None:
+    original = Memory(id="m1", content="User likes tea.", types=("preference",), entities=("tea",))
+    fields = {f.name: getattr(original, f.name) for f in dataclasses.fields(Memory)}
+    made = Memory.from_fields(dict(fields))
+    assert made.same_as(original)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.content = "changed"  # type: ignore[misc]
+
+
+def test_from_fields_refuses_missing_or_unknown_fields() -> None:
+    fields = {f.name: None for f in dataclasses.fields(Memory)}
+    with pytest.raises(TypeError, match="missing \\['types'\\]"):
+        Memory.from_fields({k: v for k, v in fields.items() if k != "types"})
+    with pytest.raises(TypeError, match="unknown \\['colour'\\]"):
+        Memory.from_fields({**fields, "colour": "red"})

@@ -173,54 +173,21 @@ def _plain_row(m: Memory, half: bool) -> tuple[Any, ...]:
 def row_to_memory(row: Sequence[Any], sealer: Sealer = PLAIN) -> Memory:
     """The memory of a ``memories`` row (``SELECT`` order), opened by ``sealer``."""
     d = dict(zip(_COLUMNS, _open_row(row, sealer), strict=True))
-    return Memory(
-        id=d["id"],
-        content=d["content"],
-        types=_json_tuple(d["types"]),
-        embedding=blob_to_vec(d["embedding"]),
-        cluster_id=d["cluster_id"],
-        base_strength=d["base_strength"],
-        confidence=d["confidence"],
-        extraction_score=d["extraction_score"],
-        emotional_valence=d["emotional_valence"],
-        mention_count=d["mention_count"],
-        pinned=bool(d["pinned"]),
-        valid_from=d["valid_from"],
-        valid_to=d["valid_to"],
-        created_at=d["created_at"],
-        updated_at=d["updated_at"],
-        last_accessed_at=d["last_accessed_at"],
-        last_reinforced=d["last_reinforced"],
-        status=d["status"],
-        superseded_by=d["superseded_by"],
-        superseded_at=d["superseded_at"],
-        supersession_type=d["supersession_type"],
-        temporal_supersedes=d["temporal_supersedes"],
-        source_session=d["source_session"],
-        source_turn=d["source_turn"],
-        source_conversation_ids=_json_tuple(d["source_conversation_ids"]),
-        entities=_json_tuple(d["entities"]),
-        source_text=d["source_text"],
-        source=d["source"],
-        project_id=d["project_id"],
-        track=d["track"],
-        key=d["key"],
-        kind=d["kind"],
-        quality=QualityWalls(
-            form=d["quality_form"],
-            filter=d["quality_filter"],
-            substance=d["quality_substance"],
-            factuality=d["quality_factuality"],
-        ),
-        attribute=d["attribute"],
-        attribute_value=d["attribute_value"],
-        metadata={} if d["metadata"] == "{}" else json.loads(d["metadata"]),
-        faded_at=d["faded_at"],
-        source_context=d["source_context"],
-        reply_context=d["reply_context"],
-        context_embedding=blob_to_vec(d["context_embedding"]),
-        event_at=d["event_at"],
+    d["quality"] = QualityWalls(
+        form=d.pop("quality_form"),
+        filter=d.pop("quality_filter"),
+        substance=d.pop("quality_substance"),
+        factuality=d.pop("quality_factuality"),
     )
+    del d["quality_score"]  # derived from the four walls
+    d["types"] = _json_tuple(d["types"])
+    d["source_conversation_ids"] = _json_tuple(d["source_conversation_ids"])
+    d["entities"] = _json_tuple(d["entities"])
+    d["embedding"] = blob_to_vec(d["embedding"])
+    d["context_embedding"] = blob_to_vec(d["context_embedding"])
+    d["pinned"] = bool(d["pinned"])
+    d["metadata"] = {} if d["metadata"] == "{}" else json.loads(d["metadata"])
+    return Memory.from_fields(d)
 
 
 def _json_tuple(text: str) -> tuple[Any, ...]:
