@@ -44,10 +44,18 @@ from .common import add_config_args, config_label, config_options, emit, model, 
 CASES = Path(__file__).resolve().parent / "data" / "knowledge_update.jsonl"
 
 
+def _words(text: str) -> str:
+    """``text`` lower-cased with one final "s" taken off each word, so a phrase
+    matches the third-person rewrite of what was said ("love olives" in "User
+    loves olives")."""
+    return " ".join(w[:-1] if w.endswith("s") and len(w) > 2 else w for w in text.lower().split())
+
+
 def _first(contents: Sequence[str], word: str, *, without: str | None = None) -> int | None:
-    w, x = word.lower(), (without or "").lower()
+    """Rank of the first of ``contents`` holding ``word`` but not ``without``."""
+    w, x = _words(word), _words(without or "")
     for rank, text in enumerate(contents):
-        low = text.lower()
+        low = _words(text)
         if w in low and not (x and x in low):
             return rank
     return None

@@ -73,6 +73,14 @@ def test_knowledge_update_on_the_team_set(capsys: pytest.CaptureFixture[str]) ->
     assert 1 not in f["misses"]
 
 
+def test_knowledge_update_matches_a_phrase_in_the_third_person_rewrite() -> None:
+    injected = ["User loves olives now.", "User hates olives."]
+    assert knowledge_update._first(injected, "love olives") == 0
+    assert knowledge_update._first(injected, "hate") == 1
+    assert knowledge_update._first(injected, "olives", without="love") == 1
+    assert knowledge_update._first(injected, "green olives") is None
+
+
 @pytest.mark.skipif(not SHARED.exists(), reason="shared evaluation data not on this machine")
 def test_smoke_on_shared_data(capsys: pytest.CaptureFixture[str]) -> None:
     locomo.main([str(SHARED / "locomo" / "locomo7.json"), "--limit", "1", "--questions", "40"])
