@@ -291,6 +291,32 @@ def test_overlapping_the_text_reads_changes_no_result(make_mem: Callable[..., Lo
         assert stage_off.detail.endswith("in this stage")
 
 
+@pytest.mark.parametrize("inherits", [True, False])
+def test_a_newer_fact_that_tells_the_change_stands_where_the_older_stands(
+    make_mem: Callable[..., LokulMem], clock: ManualClock, inherits: bool
+) -> None:
+    """The new fact shares too little with the question to be relevant on its own;
+    it says what changed about a relevant older fact, so (``newer_first_inherits``)
+    it is injected, first, with the older one's evidence."""
+    mem = make_mem(newer_first_inherits=inherits)
+    mem.learn("My girlfriend is Priya.", session_id="before")
+    clock.advance(days=20)
+    learned = mem.learn("Priya and I broke up, I'm single now.", session_id="after")
+    assert not learned.contradictions  # the premise: no rule recognised the change
+    clock.advance(days=20)
+    now = mem.augment("Do I have a girlfriend?", [], debug=True)
+    assert now.debug is not None
+    injected = [i.memory.content for i in now.debug.injected]
+    single = next(c for c in now.debug.candidates if "single" in c.memory.content)
+    if inherits:
+        assert injected == ["User and Priya broke up, User is single now.", "User's girlfriend is Priya."]
+        older = next(c for c in now.debug.candidates if "girlfriend" in c.memory.content)
+        assert single.evidence == older.evidence
+    else:
+        assert injected == ["User's girlfriend is Priya."]
+        assert single.excluded_reason == "no semantic or key-word evidence"
+
+
 def test_a_newer_fact_on_the_same_subject_is_injected_first(
     make_mem: Callable[..., LokulMem], clock: ManualClock
 ) -> None:

@@ -7,7 +7,7 @@ import numpy as np
 from lokulmem import Config, Memory
 from lokulmem.pairhead import HASH_BUCKETS, LEXICAL_FEATURES, PairHead
 from lokulmem.records import ScoreBreakdown
-from lokulmem.retrieval.newer import newer_first
+from lokulmem.retrieval.newer import inheriting, newer_first
 from lokulmem.retrieval.stages import Scored
 
 DAY = 86_400_000
@@ -21,7 +21,14 @@ def vec(*xs: float) -> np.ndarray:
 
 
 def item(
-    mid: str, v: np.ndarray, score: float, *, day: float = 0, pinned: bool = False, content: str = ""
+    mid: str,
+    v: np.ndarray,
+    score: float,
+    *,
+    day: float = 0,
+    pinned: bool = False,
+    content: str = "",
+    attribute: str | None = None,
 ) -> Scored:
     m = Memory(
         id=mid,
@@ -30,6 +37,7 @@ def item(
         embedding=v,
         created_at=T0 + int(day * DAY),
         pinned=pinned,
+        attribute=attribute,
     )
     return Scored(m, 0.5, ScoreBreakdown(semantic=score, recency=0.0, strength=0.0, continuity=0.0), 0.5)
 
@@ -44,7 +52,7 @@ def test_a_newer_memory_on_the_same_subject_moves_above_the_older() -> None:
     new = item("new", vec(1, 0, 0.3, 0), 0.50, day=20)
     ranked, moved = newer_first([old, other, new], CFG)
     assert ids(ranked) == ["new", "old", "other"]
-    assert moved == {"new"}
+    assert moved == {"new": "old"}
 
 
 def test_nothing_moves_when_any_condition_fails() -> None:
@@ -128,3 +136,49 @@ def test_the_pair_head_can_vouch_for_a_change_told_without_a_marker() -> None:
     # The threshold at 0 leaves the head out, whatever it says.
     off = cfg.replace(newer_first_pair_threshold=0.0)
     assert ids(newer_first(pair(), off, head=_constant_head(0.99))[0]) == ["old", "new"]
+
+
+def test_with_inheritance_a_marked_newer_memory_moves_from_anywhere_in_the_ranking() -> None:
+    cfg = CFG.replace(newer_first_window=2, newer_first_inherits=True)
+    old = item("old", vec(1, 0.2, 0, 0), 0.60, attribute="user.job")
+    mid = item("mid", vec(0, 1, 0, 0), 0.58)
+    far = item("far", vec(0, 0, 1, 0), 0.40)
+    new = item("new", vec(1, 0, 0.3, 0), 0.10, day=20)  # far below: no margin with inheritance
+    ranked, moved = newer_first([old, mid, far, new], cfg, relevant={"old"})
+    assert ids(ranked) == ["new", "old", "mid", "far"]
+    assert moved == {"new": "old"} and inheriting(ranked, moved, cfg, {"old"}) == [("old", "new")]
+    # Off, the same memory stays where it ranked and inherits nothing.
+    off = cfg.replace(newer_first_inherits=False)
+    ranked, moved = newer_first([old, mid, far, new], off, relevant={"old"})
+    assert ids(ranked) == ["old", "mid", "far", "new"] and inheriting(ranked, moved, off, {"old"}) == []
+
+
+def test_only_a_relevant_fact_of_a_typed_attribute_lends_its_standing() -> None:
+    cfg = CFG.replace(newer_first_window=2, newer_first_inherits=True)
+    mid = item("mid", vec(0, 1, 0, 0), 0.58)
+    new = item("new", vec(1, 0, 0.3, 0), 0.10, day=20)
+    for old, relevant in [
+        (item("old", vec(1, 0.2, 0, 0), 0.60), {"old"}),  # no slot: a remark, not a state
+        (item("old", vec(1, 0.2, 0, 0), 0.60, attribute="user.job"), set()),  # not relevant
+    ]:
+        ranked, moved = newer_first([old, mid, new], cfg, relevant=relevant)
+        assert ids(ranked) == ["old", "mid", "new"] and not moved
+        assert inheriting(ranked, moved, cfg, relevant) == []
+
+
+def test_only_a_change_told_in_words_inherits() -> None:
+    cfg = CFG.replace(newer_first_inherits=True, newer_first_pair_threshold=0.7)
+    old = item(
+        "old",
+        vec(1, 0.2, 0, 0, *[0] * 380),
+        0.60,
+        content="User's manager is Helen.",
+        attribute="user.manager",
+    )
+    new = item("new", vec(1, 0, 0.3, 0, *[0] * 380), 0.55, day=20, content="User reports to Oscar.")
+    head = _constant_head(0.9)
+    ranked, moved = newer_first([old, new], cfg, head=head, relevant={"old"})
+    assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
+    assert inheriting(ranked, moved, cfg, {"old"}) == []  # the head reorders; it lends no standing
+    low = item("new", vec(1, 0, 0.3, 0, *[0] * 380), 0.10, day=20, content="User reports to Oscar.")
+    assert ids(newer_first([old, low], cfg, head=head, relevant={"old"})[0]) == ["old", "new"]

@@ -29,8 +29,9 @@ from ..retrieval import count_tokens, inject, message_text
 from ..retrieval import selection as sel
 from ..retrieval import stages as st
 from ..retrieval.injection import format_upcoming
-from ..retrieval.newer import newer_first
+from ..retrieval.newer import inheriting, newer_first
 from ..retrieval.parse import parse_query
+from ..retrieval.relevance import inherit
 from .args import AugmentArgs
 from .audit import StageClock, debug_record
 from .pool import candidate_pool, graph_links, own_lexical_scores, text_candidates, upcoming_events
@@ -97,9 +98,11 @@ class _Recall:
     now: int = 0
     selection: st.Selection = field(default_factory=lambda: st.Selection((), {}, "", 0))
     ranked: list[st.Scored] = field(default_factory=list)
-    #: Ids that newer-first moved above an older memory on the same subject.
-    newer: set[str] = field(default_factory=set)
+    #: Newer-first's moves: newer id → the older memory on the same subject it moved above.
+    newer: dict[str, str] = field(default_factory=dict)
     proof: dict[str, float] | None = None
+    #: The evidence of each candidate before newer first lends any (None: not tested).
+    own_proof: dict[str, float] | None = None
     links: Links = field(default_factory=dict)
     pushed: list[UpcomingMemory] = field(default_factory=list)
     episode: Episode | None = None
@@ -153,15 +156,28 @@ class _Recall:
             own = own_lexical_scores(engine, self.parsed.terms, self.pool.lexical_best)
             self.pool = replace(self.pool, lexical_own=own)
         ranked = st.rank(st.context_once(scored, self.pool.lexical_own, cfg), self.args.floor)
+        # The evidence does not depend on the order: newer first reads which are relevant.
+        self.own_proof = sel.evidence_of(ranked, self.pool, cfg)
         self.ranked, self.newer = newer_first(
-            ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head
+            ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head, relevant=self.relevant
         )
         self.clock.done("ranking", ranked=len(self.ranked), newer_first=len(self.newer))
+
+    @property
+    def relevant(self) -> frozenset[str]:
+        """Ids whose own evidence reaches ``relevance_threshold`` (none when not tested)."""
+        bar = self.engine.config.relevance_threshold
+        return frozenset(i for i, v in (self.own_proof or {}).items() if v >= bar)
+
+    @property
+    def follows(self) -> list[tuple[str, str]]:
+        """(older, newer) moves whose newer memory inherits the older's standing."""
+        return inheriting(self.ranked, self.newer, self.engine.config, self.relevant)
 
     def judge(self) -> None:
         """The evidence of relevance, and the knowledge-graph second pass."""
         cfg = self.engine.config
-        self.proof = sel.evidence_of(self.ranked, self.pool, cfg)
+        self.proof = None if self.own_proof is None else inherit(self.own_proof, self.follows)
         if cfg.graph_bonus > 0:
             self._second_pass()
             self.clock.done("graph", linked=len(self.links))
@@ -194,8 +210,10 @@ class _Recall:
         ranked = st.rank(sorted(linked, key=lambda s: -s.breakdown.total), self.args.floor)
         # The final order is this pass's: so are the ids it moved.
         self.ranked, self.newer = newer_first(
-            ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head
+            ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head, relevant=self.relevant
         )
+        if self.proof is not None:
+            self.proof = inherit(self.proof, self.follows)
 
     def package(self) -> None:
         """Proactive memories first, then the selection within the budget, then the episode."""
@@ -217,6 +235,7 @@ class _Recall:
             counter=counter,
             proof=self.proof,
             links=self.links,
+            follows=self.follows,
         )
         self.selection = sel.fit_block(chosen, reasons, available=self.available, counter=counter, lead=lead)
         self.block = self.selection.block

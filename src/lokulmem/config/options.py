@@ -397,6 +397,12 @@ class Config:
     #: Only for a question about how things stand now (asked in the present, no
     #: past or time words: ``QueryAnalysis.asks_now``).
     newer_first_needs_now: bool = True
+    #: A newer memory whose own words say a state changed (a marker, not the head's
+    #: word) and that follows a relevant older fact of a typed attribute (a slot:
+    #: "User's girlfriend is Priya.") moves above it wherever it ranked, and stands
+    #: where it stands for the relevance test (its evidence and score), like the
+    #: replacement of a closed fact; it closes nothing (docs/tuning.md entry 44).
+    newer_first_inherits: bool = True
 
     # --- embedding ---
     #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).

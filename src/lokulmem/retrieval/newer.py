@@ -19,11 +19,25 @@ threshold up is a change told without a marker word ("The landlord raised
 my rent to 1,050 a month." after "My rent is 900 a month.").  Only the order changes: the head's word
 alone closes nothing here, which is why it can be trusted lower than stage 3b
 of contradiction detection.
+
+**Inheritance** (``newer_first_inherits``).  A change is often told in words the
+question does not use ("Priya and I broke up, I'm single now." for "Do I have
+a girlfriend?"): the newer memory then has no evidence of its own and ranks far
+below, so the rule above cannot reach it, and the old value is injected alone.
+When the older memory is relevant and states a typed attribute (a slot:
+``user.relation:girlfriend``), and the newer memory's own words say that
+something changed, the newer one moves just above it from anywhere in the
+ranking, with no score margin, and stands where the older stands for the
+relevance test (:func:`inheriting`; :func:`lokulmem.retrieval.selection.select`),
+as the replacement of a closed fact does.  The slot is what keeps this calm in
+real dialogue: chatty memories that say "now" or "started" next to a similar,
+older remark are common, and without it they displaced the best matches
+(docs/tuning.md entry 44).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -37,54 +51,95 @@ from ..pairhead import PairHead, pair_features
 if TYPE_CHECKING:
     from .stages import Scored
 
-__all__ = ["NEWER_REASON", "newer_first"]
+__all__ = ["NEWER_REASON", "inheriting", "newer_first"]
 
 #: Appended to the debug reason of a memory the rule moved up.
 NEWER_REASON = " + newer than a similar memory below it"
 
 
 def newer_first(
-    ranked: Sequence[Scored], config: Config, *, asks_now: bool = True, head: PairHead | None = None
-) -> tuple[list[Scored], set[str]]:
+    ranked: Sequence[Scored],
+    config: Config,
+    *,
+    asks_now: bool = True,
+    head: PairHead | None = None,
+    relevant: Set[str] = frozenset(),
+) -> tuple[list[Scored], dict[str, str]]:
     """``ranked`` with each newer memory moved above the older ones it follows (module
-    doc), within the first ``newer_first_window`` places; and the ids moved.  Nothing
-    moves for a message that is not a question about now (``asks_now`` False; see
+    doc), and the moves: newer id → the id of the older memory it now stands above.
+    Older memories are looked for within the first ``newer_first_window`` places;
+    with ``newer_first_inherits``, a newer memory whose own words tell a change may
+    come from anywhere in the ranking and needs no score margin to follow an older
+    memory that is ``relevant`` and states a typed attribute (it inherits that
+    one's standing: see :func:`inheriting`).  Nothing moves for
+    a message that is not a question about now (``asks_now`` False; see
     :func:`lokulmem.retrieval.parse.asks_now`) when ``newer_first_needs_now``.
     ``head``: the pair head that may vouch for a change without a marker (used only
     when ``newer_first_pair_threshold`` is above 0)."""
     if config.newer_first_similarity <= 0 or (config.newer_first_needs_now and not asks_now):
-        return list(ranked), set()
-    pairs = [(s, v) for s in ranked[: config.newer_first_window] if (v := s.memory.embedding) is not None]
+        return list(ranked), {}
+    reach = len(ranked) if config.newer_first_inherits else config.newer_first_window
+    pairs = [(s, v) for s in ranked[:reach] if (v := s.memory.embedding) is not None]
     if len(pairs) < 2:
-        return list(ranked), set()
-    window = [s for s, _ in pairs]
+        return list(ranked), {}
+    shown = [s for s, _ in pairs]
     vectors = np.stack([v for _, v in pairs])
-    cosines = vectors @ vectors.T
-    gap_ms = config.newer_first_min_hours * MS_PER_HOUR
-    order = list(range(len(window)))
-    moved: set[str] = set()
+    window = min(config.newer_first_window, len(shown))
+    cosines = vectors @ vectors[:window].T
+    order = list(range(len(shown)))
+    moved: dict[str, str] = {}
     use_head = head is not None and config.newer_first_pair_threshold > 0
-    for j in range(1, len(window)):
-        newer = window[j]
+    for j in range(1, len(shown)):
+        newer = shown[j]
         marked = not config.newer_first_needs_marker or _tells_change(newer)
         if not marked and not use_head:
             continue
+        says = config.newer_first_inherits and _says_change(newer)
+        if j >= window and not says:
+            continue
         for at, i in enumerate(order[: order.index(j)]):
-            older = window[i]
-            if (
-                not older.memory.pinned
-                and newer.memory.created_at - older.memory.created_at >= gap_ms
-                and cosines[i, j] >= config.newer_first_similarity
-                and older.breakdown.total - newer.breakdown.total <= config.newer_first_margin
-                and (marked or _head_vouches(head, older, newer, vectors[i], vectors[j], config))
+            if i >= window:  # a newer memory moved up from below the window
+                continue
+            older = shown[i]
+            inherits = says and older.memory.id in relevant and older.memory.attribute is not None
+            if j >= window and not inherits:
+                continue
+            if _follows(older, newer, float(cosines[j, i]), config, margin=not inherits) and (
+                marked or _head_vouches(head, older, newer, vectors[i], vectors[j], config)
             ):
                 order.remove(j)
                 order.insert(at, j)
-                moved.add(newer.memory.id)
+                moved[newer.memory.id] = older.memory.id
                 break
-    kept = {id(s) for s in window}
+    kept = {id(s) for s in shown}
     rest = [s for s in ranked if id(s) not in kept]
-    return [window[i] for i in order] + rest, moved
+    return [shown[i] for i in order] + rest, moved
+
+
+def inheriting(
+    ranked: Sequence[Scored], moved: Mapping[str, str], config: Config, relevant: Set[str] = frozenset()
+) -> list[tuple[str, str]]:
+    """(older id, newer id) of the moves whose newer memory inherits the older's
+    standing for the relevance test: with ``newer_first_inherits``, a newer memory
+    whose own words tell a change, following a ``relevant`` older fact of a typed
+    attribute."""
+    if not config.newer_first_inherits or not moved:
+        return []
+    told = {s.memory.id for s in ranked if s.memory.id in moved and _says_change(s)}
+    slots = {s.memory.id for s in ranked if s.memory.attribute is not None}
+    return [(o, n) for n, o in moved.items() if n in told and o in relevant and o in slots]
+
+
+def _follows(older: Scored, newer: Scored, cosine: float, config: Config, *, margin: bool) -> bool:
+    """Whether ``newer`` may stand above ``older``: the same kind of thing (cosine),
+    learned later, the older not pinned and (``margin``) not far above it."""
+    gap_ms = config.newer_first_min_hours * MS_PER_HOUR
+    return (
+        not older.memory.pinned
+        and newer.memory.created_at - older.memory.created_at >= gap_ms
+        and cosine >= config.newer_first_similarity
+        and (not margin or older.breakdown.total - newer.breakdown.total <= config.newer_first_margin)
+    )
 
 
 def _head_vouches(
@@ -105,3 +160,8 @@ def _head_vouches(
 def _tells_change(s: Scored) -> bool:
     """Whether the memory, or the message it came from, says a state changed or holds now."""
     return any(CHANGE_MARKERS.search(text) for text in (s.memory.content, s.memory.source_context))
+
+
+def _says_change(s: Scored) -> bool:
+    """Whether the memory itself (not only its message) says a state changed or holds now."""
+    return CHANGE_MARKERS.search(s.memory.content) is not None

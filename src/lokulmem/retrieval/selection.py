@@ -46,6 +46,7 @@ def select(
     counter: TokenCounter,
     proof: Mapping[str, float] | None = None,
     links: Mapping[str, tuple[str, float]] | None = None,
+    follows: Sequence[tuple[str, str]] = (),
 ) -> tuple[list[tuple[Scored, str]], dict[str, str | None]]:
     """Walk the ranking and keep what passes the type filter, the floor, the
     evidence test and the margin (when ``proof``, from :func:`evidence_of`, is
@@ -53,13 +54,14 @@ def select(
     frame is already taken off).  A closed fact's replacement, and a graph
     neighbour of a seed (``links``), stand at least where the fact or the seed
     (× the edge weight × ``graph_evidence_share``) stands for the floor and the
-    margin."""
+    margin; so does a newer memory that tells the change of an older one
+    (``follows``: (older, newer) pairs from :func:`.newer.inheriting`)."""
     chosen: list[tuple[Scored, str]] = []
     reasons: dict[str, str | None] = {}
     used = 0
     bar = _margin_bar(ranked, floor, type_filter, proof, config)
     # The current version of a closed fact stands where the closed fact stands.
-    lifted = inherit({s.memory.id: s.breakdown.total for s in ranked}, _replacements(ranked))
+    lifted = inherit({s.memory.id: s.breakdown.total for s in ranked}, [*_replacements(ranked), *follows])
     share = config.graph_evidence_share
     for other, (seed, weight) in (links or {}).items():
         if other in lifted and seed in lifted and share > 0:
@@ -80,9 +82,12 @@ def select(
     return chosen, reasons
 
 
-def evidence_of(ranked: Sequence[Scored], pool: Pool, config: Config) -> dict[str, float] | None:
-    """memory id → evidence of relevance (successors inherit their predecessors'),
-    or None when relevance is not tested (``pool.coverage`` None)."""
+def evidence_of(
+    ranked: Sequence[Scored], pool: Pool, config: Config, follows: Sequence[tuple[str, str]] = ()
+) -> dict[str, float] | None:
+    """memory id → evidence of relevance (successors, and newer memories that tell
+    the change of an older one (``follows``), inherit their predecessors'), or None
+    when relevance is not tested (``pool.coverage`` None)."""
     coverage = pool.coverage
     if coverage is None:
         return None
@@ -97,7 +102,7 @@ def evidence_of(ranked: Sequence[Scored], pool: Pool, config: Config) -> dict[st
         )
         for s in ranked
     }
-    return inherit(own, _replacements(ranked))
+    return inherit(own, [*_replacements(ranked), *follows])
 
 
 def _replacements(ranked: Sequence[Scored]) -> list[tuple[str, str]]:
