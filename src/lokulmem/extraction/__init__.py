@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..config import Config
 from .attributes import Attribute, extract_attribute, polarity_conflict
 from .classify import PROTOTYPES, classify_by_prototype, classify_by_rules, substance
+from .elided import restore_subject
 from .features import Features, detect, specificity
 from .quality import HEDGES, quality_walls
 from .rewrite import strip_fillers, to_first_person, to_user_fact
@@ -173,22 +174,25 @@ class Analysis:
 
 
 def analyze_text(sentence: str, config: Config) -> Analysis:
-    """Rewrite, NER, specificity, attribute, rule types and valence of ``sentence``."""
-    feats = detect(sentence)
-    attr = extract_attribute(sentence)
-    types = classify_by_rules(sentence, feats, attr, config.custom_types)
+    """Rewrite, NER, specificity, attribute, rule types and valence of ``sentence``
+    (read with its dropped "I" put back, ``restore_elided_subject``; the analysis
+    keeps the sentence as said)."""
+    said = restore_subject(sentence) if config.restore_elided_subject else sentence
+    feats = detect(said)
+    attr = extract_attribute(said)
+    types = classify_by_rules(said, feats, attr, config.custom_types)
     return Analysis(
         sentence=sentence,
-        content=to_user_fact(sentence, config.user_label),
+        content=to_user_fact(said, config.user_label),
         features=feats,
         specificity=specificity(feats, config.specificity_weights),
         attribute=attr,
         rule_types=tuple(types),
-        valence=valence(sentence),
-        question=is_question(sentence),
-        chitchat=is_chitchat(sentence),
-        listener=about_listener(sentence),
-        request=is_request(sentence),
-        impersonal=is_impersonal(sentence, feats),
-        hedged=bool(HEDGES.search(sentence)),
+        valence=valence(said),
+        question=is_question(said),
+        chitchat=is_chitchat(said),
+        listener=about_listener(said),
+        request=is_request(said),
+        impersonal=is_impersonal(said, feats),
+        hedged=bool(HEDGES.search(said)),
     )

@@ -1,0 +1,140 @@
+"""The "I" that chat leaves out.  Pure.
+
+People drop the subject when they talk about themselves: "Went hiking with my
+dog yesterday.", "Just started doing aerial yoga.", "Been busy with the move.",
+"Planning a trip there next month.", "Love experimenting with spices.",
+"Excited to try this."  Read as written, such a sentence names no one, so
+extraction takes it for a general statement about the world and drops it, or
+stores "Went hiking with User's dog."  :func:`restore_subject` puts the "I"
+back when the sentence opens with a verb form that only a dropped "I" explains:
+
+* a past tense (an irregular one or a regular "-ed" verb): "I went …";
+* "been": "I've been …";
+* a present participle: "I'm planning …";
+* a verb of liking or wanting in the present: "I love …";
+* an adjective of how one feels, followed by what it is about: "I'm excited to …".
+
+It leaves alone what may be something else, or nothing to remember: short
+reactions that end on what the listener said ("Loved it!", "Love hearing
+about it."), a word followed within
+``_SUBJECT_WINDOW`` words by a verb of its own ("Swimming is fun.", "Love is
+blind."), imperatives ("Enjoy your trip!" is not in the lists), "-ing" nouns
+and adjectives ("Morning!", "Amazing view!"), "like" before a pronoun ("Like I
+said, …") and an adjective followed by a noun ("Happy birthday!").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["restore_subject"]
+
+#: Adverbs a dropped-subject sentence may open with ("Just got back", "Finally finished").
+_LEAD_ADVERBS = frozenset(
+    "just finally recently also still really totally actually already currently literally "
+    "officially honestly seriously".split()
+)
+#: Irregular past tenses (regular ones end in "-ed").
+_IRREGULAR_PAST = frozenset(
+    """
+    went got had made took saw met bought sold ran began found thought felt left came gave
+    won lost spent kept wrote drove flew ate drank built taught caught brought heard grew
+    became broke chose fell forgot held led paid sent slept spoke stood woke wore did knew
+    rode swam sang threw told
+    """.split()
+)
+#: Verbs of liking or wanting, in the present, that open a dropped-"I" sentence
+#: ("Love experimenting with spices."); not imperatives people also open with,
+#: nor the well-wishing verbs ("Hope you're well.") that are about the listener.
+_LIKING = frozenset("love like hate adore prefer miss need want".split())
+#: Adjectives of how one feels or is, said without "I'm" ("Excited to try this.").
+_FEELINGS = frozenset(
+    """
+    excited thrilled stoked pumped psyched happy glad sad tired exhausted bored busy
+    stressed worried nervous scared anxious proud grateful thankful sore sick ready
+    hooked obsessed interested amazed relieved overwhelmed disappointed pleased blessed
+    determined surprised shocked touched inspired motivated annoyed frustrated confused
+    impressed delighted satisfied prepared engaged married divorced stuck swamped keen
+    """.split()
+)
+#: What may follow such an adjective when it describes the speaker (else "Happy birthday!").
+_FEELING_NEXT = frozenset(
+    """
+    to about with for that because of at after from and but so today tonight lately now
+    right this these all as or by in
+    """.split()
+)
+#: Words ending in "-ing" that are not participles, and "-ing" adjectives.
+_NOT_VERBS = frozenset(
+    """
+    thing nothing something anything everything morning evening king ring spring string
+    wing sing bring sting swing cling fling ding ping during ceiling darling sibling
+    pudding wedding icing boring amazing interesting exciting annoying stunning relaxing
+    inspiring confusing frustrating charming refreshing exhausting tiring disappointing
+    surprising shocking terrifying satisfying amusing encouraging overwhelming rewarding
+    fascinating touching heartwarming outstanding thrilling pleasing promising
+    challenging breathtaking according including regarding
+    """.split()
+)
+#: Words ending in "-ed" that are not past tenses.
+_NOT_PAST = frozenset("bed red seed need speed shed indeed united limited sacred wicked naked ragged".split())
+#: A verb of the sentence's own within this many words after the first: the first
+#: word is then its subject ("Swimming is fun."), not a verb with a dropped "I".
+_SUBJECT_WINDOW = 3
+_OWN_VERBS = frozenset(
+    "is are was were has have had will would can could does do did makes made helps "
+    "sounds looks seems feels gets goes takes means".split()
+)
+_PRONOUNS = frozenset("i you you're you've you'll he she we they it this that".split())
+#: Pronouns that can be the object of a liking verb ("Love that you came").
+_OBJECTS = frozenset("it this that".split())
+#: A sentence of at most this many words that ends on one of ``_BACK_REFERENCES``
+#: reacts to what the listener said ("Love hearing about it."): nothing to hold.
+_SHORT_REACTION = 4
+_BACK_REFERENCES = frozenset("it that this them you those these".split())
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+
+
+def restore_subject(sentence: str) -> str:
+    """``sentence`` with the dropped first-person subject put back, or as it was."""
+    words = _WORD.findall(sentence)
+    if not words:
+        return sentence
+    lead = 0
+    while lead < len(words) - 1 and words[lead].lower() in _LEAD_ADVERBS:
+        lead += 1
+    first = words[lead]
+    low = first.lower()
+    if not first[0].isupper() and lead == 0:
+        return sentence  # mid-thought fragments ("and then …") are left as they are
+    if len(words) <= _SHORT_REACTION and words[-1].lower() in _BACK_REFERENCES:
+        return sentence  # "Loved it!", "Love hearing about it.": about what the listener said
+    following = [w.lower() for w in words[lead + 1 : lead + 1 + _SUBJECT_WINDOW]]
+    subject = _subject_for(low, following)
+    if subject is None:
+        return sentence
+    start = sentence.find(words[0])
+    opening = sentence[start:]
+    # "Just started …" → "I just started …": the adverbs stay, lower-cased.
+    opening = opening[0].lower() + opening[1:] if opening[:1].isupper() else opening
+    return f"{sentence[:start]}{subject} {opening}"
+
+
+def _subject_for(word: str, following: list[str]) -> str | None:
+    """ "I", "I'm" or "I've" when ``word`` opens a sentence whose "I" was dropped."""
+    if word in _NOT_VERBS or any(w in _OWN_VERBS for w in following):
+        return None
+    nxt = following[0] if following else ""
+    if word == "been":
+        return "I've"
+    if word in _FEELINGS:
+        return "I'm" if nxt in _FEELING_NEXT or not following else None
+    if word in _LIKING:
+        # "Love it!" says nothing that a memory could hold; "Like I said" is no liking.
+        bare = len(following) < 2 and nxt in _PRONOUNS
+        return "I" if following and not bare and nxt not in _PRONOUNS - _OBJECTS else None
+    if word in _IRREGULAR_PAST or (word.endswith("ed") and len(word) >= 5 and word not in _NOT_PAST):
+        return "I" if following else None
+    if word.endswith("ing") and len(word) >= 6:
+        return "I'm" if following else None
+    return None

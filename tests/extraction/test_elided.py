@@ -1,0 +1,69 @@
+"""The dropped "I" of chat (``lokulmem.extraction.elided``): pure, no model."""
+
+from __future__ import annotations
+
+import pytest
+
+from lokulmem import Config
+from lokulmem.extraction import analyze_text
+from lokulmem.extraction.elided import restore_subject
+
+CFG = Config()
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("Went hiking with my dog yesterday.", "I went hiking with my dog yesterday."),
+        ("Got a new job at the bakery!", "I got a new job at the bakery!"),
+        ("Just started doing aerial yoga.", "I just started doing aerial yoga."),
+        ("Finally finished the quilt.", "I finally finished the quilt."),
+        ("Been busy with the move.", "I've been busy with the move."),
+        ("Planning a trip there next month.", "I'm planning a trip there next month."),
+        ("Love experimenting with spices.", "I love experimenting with spices."),
+        ("Excited to try the new recipe.", "I'm excited to try the new recipe."),
+        ("Need to get groceries.", "I need to get groceries."),
+    ],
+)
+def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
+    assert restore_subject(said) == read
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Swimming is fun.",  # the "-ing" word is the subject of its own verb
+        "Love is blind.",
+        "Happy birthday!",  # an adjective before a noun, not a feeling
+        "Amazing view!",
+        "Enjoy your trip!",  # an imperative
+        "Like I said, it was fine.",
+        "Love it!",  # nothing a memory could hold
+        "Loved it!",
+        "Excited to try this.",
+        "Love hearing about it.",  # a reaction to what the listener said
+        "Hope you're doing well.",  # well-wishing, about the listener
+        "Morning!",
+        "Sounds great!",
+        "Nothing much.",
+        "and then went home",  # a lower-case fragment is left alone
+        "I went hiking.",  # the subject is there
+        "My sister lives in Rome.",
+        "",
+    ],
+)
+def test_what_a_dropped_i_does_not_explain_is_left_alone(said: str) -> None:
+    assert restore_subject(said) == said
+
+
+def test_the_analysis_reads_the_restored_sentence_and_keeps_the_one_said() -> None:
+    said = "Went hiking with my dog yesterday."
+    a = analyze_text(said, CFG)
+    assert a.sentence == said
+    assert a.content == "User went hiking with User's dog yesterday."
+    assert not a.impersonal
+    off = CFG.replace(restore_elided_subject=False)
+    assert analyze_text(said, off).content == "Went hiking with User's dog yesterday."
+    # With nothing else of the speaker in it, the sentence read as said names no one.
+    assert not analyze_text("Got a new job at the bakery!", CFG).impersonal
+    assert analyze_text("Got a new job at the bakery!", off).impersonal
