@@ -18,8 +18,11 @@ CFG = Config()
         ("Got a new job at the bakery!", "I got a new job at the bakery!"),
         ("Just started doing aerial yoga.", "I just started doing aerial yoga."),
         ("Finally finished the quilt.", "I finally finished the quilt."),
+        ("Went hiking and had a blast.", "I went hiking and had a blast."),
         ("Been busy with the move.", "I've been busy with the move."),
         ("Planning a trip there next month.", "I'm planning a trip there next month."),
+        ("Working on a painting, it's coming along.", "I'm working on a painting, it's coming along."),
+        ("Feeling excited about the trip.", "I'm feeling excited about the trip."),
         ("Love experimenting with spices.", "I love experimenting with spices."),
         ("Excited to try the new recipe.", "I'm excited to try the new recipe."),
         ("Need to get groceries.", "I need to get groceries."),
@@ -33,6 +36,8 @@ def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
     "said",
     [
         "Swimming is fun.",  # the "-ing" word is the subject of its own verb
+        "Seeing this pic just made me appreciate reading even more.",
+        "Fitting into the new team's style of play was a challenge.",
         "Love is blind.",
         "Happy birthday!",  # an adjective before a noun, not a feeling
         "Amazing view!",

@@ -16,7 +16,8 @@ back when the sentence opens with a verb form that only a dropped "I" explains:
 
 It leaves alone what may be something else, or nothing to remember: short
 reactions that end on what the listener said ("Loved it!", "Love hearing
-about it."), a word followed within
+about it."), an "-ing" phrase whose clause has a verb of its own ("Seeing
+this pic just made me smile."), a word followed within
 ``_SUBJECT_WINDOW`` words by a verb of its own ("Swimming is fun.", "Love is
 blind."), imperatives ("Enjoy your trip!" is not in the lists), "-ing" nouns
 and adjectives ("Morning!", "Amazing view!"), "like" before a pronoun ("Like I
@@ -82,7 +83,7 @@ _NOT_PAST = frozenset("bed red seed need speed shed indeed united limited sacred
 #: word is then its subject ("Swimming is fun."), not a verb with a dropped "I".
 _SUBJECT_WINDOW = 3
 _OWN_VERBS = frozenset(
-    "is are was were has have had will would can could does do did makes made helps "
+    "is are was were has have will would can could does do makes helps "
     "sounds looks seems feels gets goes takes means".split()
 )
 _PRONOUNS = frozenset("i you you're you've you'll he she we they it this that".split())
@@ -110,6 +111,8 @@ def restore_subject(sentence: str) -> str:
     if len(words) <= _SHORT_REACTION and words[-1].lower() in _BACK_REFERENCES:
         return sentence  # "Loved it!", "Love hearing about it.": about what the listener said
     following = [w.lower() for w in words[lead + 1 : lead + 1 + _SUBJECT_WINDOW]]
+    if low.endswith("ing") and _has_own_verb(sentence, start=sentence.find(first) + len(first)):
+        return sentence  # "Seeing this pic just made me …": the "-ing" phrase is the subject
     subject = _subject_for(low, following)
     if subject is None:
         return sentence
@@ -138,3 +141,16 @@ def _subject_for(word: str, following: list[str]) -> str | None:
     if word.endswith("ing") and len(word) >= 6:
         return "I'm" if following else None
     return None
+
+
+def _has_own_verb(sentence: str, *, start: int) -> bool:
+    """Whether the clause that begins at ``start`` (up to a comma, semicolon or dash)
+    holds a finite verb of its own: a form of "be", "have" or "do", another
+    auxiliary, or a past tense."""
+    clause = re.split(r"[,;:\u2014]| - ", sentence[start:], maxsplit=1)[0]
+    for w in (w.lower() for w in _WORD.findall(clause)):
+        if w in _OWN_VERBS or w in _IRREGULAR_PAST:
+            return True
+        if w.endswith("ed") and len(w) >= 5 and w not in _NOT_PAST and w not in _FEELINGS:
+            return True
+    return False
