@@ -142,12 +142,27 @@ def test_a_near_copy_with_a_new_value_is_news(restated_only: bool, outcome: str)
     assert plan.decisions[-1].outcome == outcome
 
 
-def test_a_restatement_stays_old_news() -> None:
+@pytest.mark.parametrize(("bar", "outcome"), [(0.75, "reinforced"), (0.0, "below-threshold")])
+def test_a_restatement_stays_old_news_and_reinforces_what_it_restates(bar: float, outcome: str) -> None:
+    """Said again in other words (below the duplicate cosine): not stored, and with
+    ``restated_reinforce_similarity`` the fact it restates is reinforced."""
+    cfg = CFG.replace(restated_reinforce_similarity=bar)
     plan = LearnPlan()
-    a = analyze_text("I go to bed at 11pm, as always.", CFG)
+    a = analyze_text("I go to bed at 11pm, as always.", cfg)
+    v = vec(1, 0.45, 0, 0)  # cosine 0.91: under duplicate_similarity (0.92)
+    old = stored("m1", "User goes to bed at 11pm.", vec(1, 0, 0, 0))
+    plan.vectors.append(v)
+    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    assert plan.decisions[-1].outcome == outcome and not plan.new
+    assert plan.decisions[-1].novelty < 0.5
+    assert plan.reinforced == (["m1"] if bar else [])
+
+
+def test_a_sentence_that_tells_a_change_never_reinforces_the_old_value() -> None:
+    plan = LearnPlan()
+    a = analyze_text("These days I go to bed at 11pm.", CFG)
     v = vec(1, 0.45, 0, 0)
     old = stored("m1", "User goes to bed at 11pm.", vec(1, 0, 0, 0))
     plan.vectors.append(v)
     plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), CFG)
-    assert plan.decisions[-1].outcome == "below-threshold"
-    assert plan.decisions[-1].novelty < 0.5
+    assert plan.decisions[-1].outcome != "reinforced" and not plan.reinforced

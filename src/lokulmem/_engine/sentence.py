@@ -28,6 +28,8 @@ from ..extraction import (
 from ..extraction import (
     novelty as novelty_of,
 )
+from ..extraction.attributes import polarity_conflict
+from ..extraction.lexicon import CHANGE_MARKERS
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
@@ -229,6 +231,11 @@ def plan_sentence(
         return
     threshold = cfg.extraction_threshold + (cfg.impersonal_margin if impersonal else 0.0)
     if verdict is None and score < threshold and not force:
+        said_again = _said_again(a, candidates, rec, threshold, cfg)
+        if said_again is not None:
+            mid = _reinforce_existing(plan, said_again, source.session_id, source.now, cfg)
+            plan.decisions.append(_decision(a, "reinforced", score, novelty, rec, types, mid))
+            return
         plan.decisions.append(_decision(a, "below-threshold", score, novelty, rec, types))
         return
     memory = memory_from_sentence(a, vec, types=types, score=score, top1=top1, source=source, config=cfg)
@@ -240,6 +247,29 @@ def plan_sentence(
     # The content as stored (with its anchored dates), not as first read.
     plan.decisions.append(dataclasses.replace(decision, content=memory.content))
     plan.new.append(memory)
+
+
+def _said_again(
+    a: Analysis, candidates: Sequence[Candidate], rec: float, threshold: float, config: Config
+) -> Memory | None:
+    """The stored fact a sentence says again in other words, when that is all that
+    kept it out: it restates the fact at ``restated_reinforce_similarity`` or more
+    (without a change marker or the opposite polarity), and it would have been
+    stored were it new.  Reinforced, not dropped."""
+    bar = config.restated_reinforce_similarity
+    if bar <= 0 or extraction_score(1.0, a.specificity, rec, config) < threshold:
+        return None
+    if CHANGE_MARKERS.search(a.sentence):
+        return None  # "… now instead of …" tells a change: it must not back the old value
+    near = [
+        c
+        for c in candidates
+        if c.memory.status == "active"
+        and c.similarity >= bar
+        and restates(a.content, c.memory)
+        and not polarity_conflict(a.content, c.memory.content)
+    ]
+    return max(near, key=lambda c: c.similarity).memory if near else None
 
 
 def _nearest_restated(content: str, candidates: Sequence[Candidate], config: Config) -> float | None:

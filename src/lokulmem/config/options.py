@@ -108,6 +108,10 @@ class Config:
     #: Cosine at or above which a new fact restates an existing one: the existing
     #: memory is reinforced instead of storing a duplicate.
     duplicate_similarity: float = unit(0.92)
+    #: A sentence that restates a stored fact this closely (no new number or name)
+    #: and falls below ``extraction_threshold`` only for want of novelty reinforces
+    #: that fact instead of leaving no trace (0: dropped; docs/tuning.md entry 46).
+    restated_reinforce_similarity: float = unit(0.75)
     #: Label used when first-person sentences are rewritten as facts.
     user_label: str = "User"
     #: Keep each relative time of a stored fact with the date it names, from
