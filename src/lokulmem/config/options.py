@@ -118,8 +118,8 @@ class Config:
     #: the moment it was said ("next month" → "next month (April 2026)").
     anchor_relative_times: bool = True
     #: Read a sentence that opens with a verb form only a dropped "I" explains
-    #: ("Went hiking with my dog.", "Just started doing yoga.", "Excited to try
-    #: this.") as if the "I" were there (``lokulmem.extraction.elided``;
+    #: ("Went to the market with my niece.", "Just booked a salsa class.",
+    #: "Nervous about the interview.") as if the "I" were there (``lokulmem.extraction.elided``;
     #: docs/tuning.md entry 45); off, such a sentence names no one and is read
     #: as a general statement.
     restore_elided_subject: bool = True

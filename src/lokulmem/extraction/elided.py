@@ -1,11 +1,12 @@
 """The "I" that chat leaves out.  Pure.
 
-People drop the subject when they talk about themselves: "Went hiking with my
-dog yesterday.", "Just started doing aerial yoga.", "Been busy with the move.",
-"Planning a trip there next month.", "Love experimenting with spices.",
-"Excited to try this."  Read as written, such a sentence names no one, so
-extraction takes it for a general statement about the world and drops it, or
-stores "Went hiking with User's dog."  :func:`restore_subject` puts the "I"
+People drop the subject when they talk about themselves: "Went to the
+farmers' market with my niece.", "Just booked a salsa class.", "Been
+swamped with the house move.", "Heading to the coast next weekend.", "Love
+baking sourdough on Sundays.", "Nervous about the interview tomorrow."  Read as
+written, such a sentence names no one, so extraction takes it for a general
+statement about the world and drops it, or stores "Went to the farmers' market
+with User's niece."  :func:`restore_subject` puts the "I"
 back when the sentence opens with a verb form that only a dropped "I" explains:
 
 * a past tense (an irregular one or a regular "-ed" verb): "I went …";
@@ -15,9 +16,9 @@ back when the sentence opens with a verb form that only a dropped "I" explains:
 * an adjective of how one feels, followed by what it is about: "I'm excited to …".
 
 It leaves alone what may be something else, or nothing to remember: short
-reactions that end on what the listener said ("Loved it!", "Love hearing
-about it."), an "-ing" phrase whose clause has a verb of its own ("Seeing
-this pic just made me smile."), a word followed within
+reactions that end on what the listener said ("Loved it!", "Enjoyed reading
+that."), an "-ing" phrase whose clause has a verb of its own ("Watching that
+film made me cry."), a word followed within
 ``_SUBJECT_WINDOW`` words by a verb of its own ("Swimming is fun.", "Love is
 blind."), imperatives ("Enjoy your trip!" is not in the lists), "-ing" nouns
 and adjectives ("Morning!", "Amazing view!"), "like" before a pronoun ("Like I
@@ -45,10 +46,10 @@ _IRREGULAR_PAST = frozenset(
     """.split()
 )
 #: Verbs of liking or wanting, in the present, that open a dropped-"I" sentence
-#: ("Love experimenting with spices."); not imperatives people also open with,
+#: ("Love baking sourdough on Sundays."); not imperatives people also open with,
 #: nor the well-wishing verbs ("Hope you're well.") that are about the listener.
 _LIKING = frozenset("love like hate adore prefer miss need want".split())
-#: Adjectives of how one feels or is, said without "I'm" ("Excited to try this.").
+#: Adjectives of how one feels or is, said without "I'm" ("Nervous about the interview.").
 _FEELINGS = frozenset(
     """
     excited thrilled stoked pumped psyched happy glad sad tired exhausted bored busy
@@ -90,7 +91,7 @@ _PRONOUNS = frozenset("i you you're you've you'll he she we they it this that".s
 #: Pronouns that can be the object of a liking verb ("Love that you came").
 _OBJECTS = frozenset("it this that".split())
 #: A sentence of at most this many words that ends on one of ``_BACK_REFERENCES``
-#: reacts to what the listener said ("Love hearing about it."): nothing to hold.
+#: reacts to what the listener said ("Enjoyed reading that."): nothing to hold.
 _SHORT_REACTION = 4
 _BACK_REFERENCES = frozenset("it that this them you those these".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
@@ -109,10 +110,10 @@ def restore_subject(sentence: str) -> str:
     if not first[0].isupper() and lead == 0:
         return sentence  # mid-thought fragments ("and then …") are left as they are
     if len(words) <= _SHORT_REACTION and words[-1].lower() in _BACK_REFERENCES:
-        return sentence  # "Loved it!", "Love hearing about it.": about what the listener said
+        return sentence  # "Loved it!", "Enjoyed reading that.": about what the listener said
     following = [w.lower() for w in words[lead + 1 : lead + 1 + _SUBJECT_WINDOW]]
     if low.endswith("ing") and _has_own_verb(sentence, start=sentence.find(first) + len(first)):
-        return sentence  # "Seeing this pic just made me …": the "-ing" phrase is the subject
+        return sentence  # "Watching that film made me cry.": the "-ing" phrase is the subject
     subject = _subject_for(low, following)
     if subject is None:
         return sentence
