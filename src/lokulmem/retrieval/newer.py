@@ -78,25 +78,34 @@ def newer_first(
     when ``newer_first_pair_threshold`` is above 0)."""
     if config.newer_first_similarity <= 0 or (config.newer_first_needs_now and not asks_now):
         return list(ranked), {}
-    reach = len(ranked) if config.newer_first_inherits else config.newer_first_window
+    window = config.newer_first_window
+    # Below the window, only a memory that follows a relevant slot fact in it moves:
+    # without one, the rest of the ranking is not read (0.3 against 1.4 ms at 10k).
+    slots = config.newer_first_inherits and any(
+        s.memory.id in relevant and s.memory.attribute is not None for s in ranked[:window]
+    )
+    reach = len(ranked) if slots else window
     pairs = [(s, v) for s in ranked[:reach] if (v := s.memory.embedding) is not None]
     if len(pairs) < 2:
         return list(ranked), {}
     shown = [s for s, _ in pairs]
     vectors = np.stack([v for _, v in pairs])
-    window = min(config.newer_first_window, len(shown))
+    window = min(window, len(shown))
     cosines = vectors @ vectors[:window].T
     order = list(range(len(shown)))
     moved: dict[str, str] = {}
     use_head = head is not None and config.newer_first_pair_threshold > 0
     for j in range(1, len(shown)):
         newer = shown[j]
-        marked = not config.newer_first_needs_marker or _tells_change(newer)
-        if not marked and not use_head:
-            continue
-        says = config.newer_first_inherits and _says_change(newer)
-        if j >= window and not says:
-            continue
+        if j >= window:  # from below the window: its own words must tell the change
+            if not _says_change(newer):
+                continue
+            marked = says = True
+        else:
+            marked = not config.newer_first_needs_marker or _tells_change(newer)
+            if not marked and not use_head:
+                continue
+            says = config.newer_first_inherits and _says_change(newer)
         for at, i in enumerate(order[: order.index(j)]):
             if i >= window:  # a newer memory moved up from below the window
                 continue
