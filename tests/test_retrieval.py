@@ -4,7 +4,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from lokulmem import LokulMem, ManualClock, MiniLMEmbedder, ValidationError
+from lokulmem import AugmentResult, LokulMem, ManualClock, MiniLMEmbedder, ValidationError
 from lokulmem.retrieval import BLOCK_END, BLOCK_START
 
 
@@ -291,6 +291,18 @@ def test_overlapping_the_text_reads_changes_no_result(make_mem: Callable[..., Lo
         assert stage_off.detail.endswith("in this stage")
 
 
+def _changed_then_asked(
+    mem: LokulMem, clock: ManualClock, fact: str, change: str, question: str
+) -> AugmentResult:
+    """``fact``, its change 20 days later (which no contradiction rule recognises:
+    the premise of the newer-first tests), then ``question`` 20 days after that."""
+    mem.learn(fact, session_id="before")
+    clock.advance(days=20)
+    assert not mem.learn(change, session_id="after").contradictions
+    clock.advance(days=20)
+    return mem.augment(question, [], debug=True)
+
+
 @pytest.mark.parametrize("inherits", [True, False])
 def test_a_newer_fact_that_tells_the_change_stands_where_the_older_stands(
     make_mem: Callable[..., LokulMem], clock: ManualClock, inherits: bool
@@ -299,12 +311,8 @@ def test_a_newer_fact_that_tells_the_change_stands_where_the_older_stands(
     it says what changed about a relevant older fact, so (``newer_first_inherits``)
     it is injected, first, with the older one's evidence."""
     mem = make_mem(newer_first_inherits=inherits)
-    mem.learn("My girlfriend is Priya.", session_id="before")
-    clock.advance(days=20)
-    learned = mem.learn("Priya and I broke up, I'm single now.", session_id="after")
-    assert not learned.contradictions  # the premise: no rule recognised the change
-    clock.advance(days=20)
-    now = mem.augment("Do I have a girlfriend?", [], debug=True)
+    fact, change = "My girlfriend is Priya.", "Priya and I broke up, I'm single now."
+    now = _changed_then_asked(mem, clock, fact, change, "Do I have a girlfriend?")
     assert now.debug is not None
     injected = [i.memory.content for i in now.debug.injected]
     single = next(c for c in now.debug.candidates if "single" in c.memory.content)
@@ -323,12 +331,9 @@ def test_a_newer_fact_on_the_same_subject_is_injected_first(
     """A change no contradiction rule names leaves both facts active; for a question
     about now, the newer one (it says "new") comes first, and the debug reason says why."""
     mem = make_mem()
-    mem.learn("My manager is Helen.", session_id="before")
-    clock.advance(days=20)
-    learned = mem.learn("Helen left, my new manager is Oscar.", session_id="after")
-    assert not learned.contradictions  # the premise: no rule recognised the change
-    clock.advance(days=20)
-    now = mem.augment("Who is my manager?", [], debug=True)
+    now = _changed_then_asked(
+        mem, clock, "My manager is Helen.", "Helen left, my new manager is Oscar.", "Who is my manager?"
+    )
     assert now.debug is not None
     first, second = now.debug.injected[:2]
     assert "Oscar" in first.memory.content and "Helen" in second.memory.content
