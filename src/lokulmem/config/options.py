@@ -694,6 +694,9 @@ class Config:
             newer_first_pair_threshold=0.0,
             novelty_restated_only=False,
             graph_bonus=0.08,
+            newer_first_inherits=False,
+            restore_elided_subject=False,
+            restated_reinforce_similarity=0.0,
         )
         return from_options(base, changes)
 
