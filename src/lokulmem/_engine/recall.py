@@ -103,6 +103,10 @@ class _Recall:
     proof: dict[str, float] | None = None
     #: The evidence of each candidate before newer first lends any (None: not tested).
     own_proof: dict[str, float] | None = None
+    #: Ids whose own evidence reaches ``relevance_threshold`` (none when not tested).
+    relevant: frozenset[str] = frozenset()
+    #: (older, newer) moves of newer first whose newer memory inherits the older's standing.
+    follows: list[tuple[str, str]] = field(default_factory=list)
     links: Links = field(default_factory=dict)
     pushed: list[UpcomingMemory] = field(default_factory=list)
     episode: Episode | None = None
@@ -158,21 +162,18 @@ class _Recall:
         ranked = st.rank(st.context_once(scored, self.pool.lexical_own, cfg), self.args.floor)
         # The evidence does not depend on the order: newer first reads which are relevant.
         self.own_proof = sel.evidence_of(ranked, self.pool, cfg)
+        bar = cfg.relevance_threshold
+        self.relevant = frozenset(i for i, v in (self.own_proof or {}).items() if v >= bar)
+        self._newer_first(ranked)
+        self.clock.done("ranking", ranked=len(self.ranked), newer_first=len(self.newer))
+
+    def _newer_first(self, ranked: list[st.Scored]) -> None:
+        """The final order, newer first's moves and those that lend standing."""
+        cfg = self.engine.config
         self.ranked, self.newer = newer_first(
             ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head, relevant=self.relevant
         )
-        self.clock.done("ranking", ranked=len(self.ranked), newer_first=len(self.newer))
-
-    @property
-    def relevant(self) -> frozenset[str]:
-        """Ids whose own evidence reaches ``relevance_threshold`` (none when not tested)."""
-        bar = self.engine.config.relevance_threshold
-        return frozenset(i for i, v in (self.own_proof or {}).items() if v >= bar)
-
-    @property
-    def follows(self) -> list[tuple[str, str]]:
-        """(older, newer) moves whose newer memory inherits the older's standing."""
-        return inheriting(self.ranked, self.newer, self.engine.config, self.relevant)
+        self.follows = inheriting(self.ranked, self.newer, cfg, self.relevant)
 
     def judge(self) -> None:
         """The evidence of relevance, and the knowledge-graph second pass."""
@@ -209,9 +210,7 @@ class _Recall:
         linked, self.proof = st.link([*self.ranked, *more], links, self.proof, cfg)
         ranked = st.rank(sorted(linked, key=lambda s: -s.breakdown.total), self.args.floor)
         # The final order is this pass's: so are the ids it moved.
-        self.ranked, self.newer = newer_first(
-            ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head, relevant=self.relevant
-        )
+        self._newer_first(ranked)
         if self.proof is not None:
             self.proof = inherit(self.proof, self.follows)
 

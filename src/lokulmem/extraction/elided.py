@@ -137,7 +137,7 @@ def _subject_for(word: str, following: list[str]) -> str | None:
         # "Love it!" says nothing that a memory could hold; "Like I said" is no liking.
         bare = len(following) < 2 and nxt in _PRONOUNS
         return "I" if following and not bare and nxt not in _PRONOUNS - _OBJECTS else None
-    if word in _IRREGULAR_PAST or (word.endswith("ed") and len(word) >= 5 and word not in _NOT_PAST):
+    if _is_past(word):
         return "I" if following else None
     if word.endswith("ing") and len(word) >= 6:
         return "I'm" if following else None
@@ -150,8 +150,12 @@ def _has_own_verb(sentence: str, *, start: int) -> bool:
     auxiliary, or a past tense."""
     clause = re.split(r"[,;:\u2014]| - ", sentence[start:], maxsplit=1)[0]
     for w in (w.lower() for w in _WORD.findall(clause)):
-        if w in _OWN_VERBS or w in _IRREGULAR_PAST:
-            return True
-        if w.endswith("ed") and len(w) >= 5 and w not in _NOT_PAST and w not in _FEELINGS:
+        if w in _OWN_VERBS or (_is_past(w) and w not in _FEELINGS):
             return True
     return False
+
+
+def _is_past(word: str) -> bool:
+    """Whether ``word`` (lower-case) is a past tense: an irregular one, or a regular
+    "-ed" form of five letters or more that is not a word like "speed"."""
+    return word in _IRREGULAR_PAST or (word.endswith("ed") and len(word) >= 5 and word not in _NOT_PAST)

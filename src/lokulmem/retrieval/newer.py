@@ -81,9 +81,7 @@ def newer_first(
     window = config.newer_first_window
     # Below the window, only a memory that follows a relevant slot fact in it moves:
     # without one, the rest of the ranking is not read (0.3 against 1.4 ms at 10k).
-    slots = config.newer_first_inherits and any(
-        s.memory.id in relevant and s.memory.attribute is not None for s in ranked[:window]
-    )
+    slots = config.newer_first_inherits and any(_lends(s, relevant) for s in ranked[:window])
     reach = len(ranked) if slots else window
     pairs = [(s, v) for s in ranked[:reach] if (v := s.memory.embedding) is not None]
     if len(pairs) < 2:
@@ -110,7 +108,7 @@ def newer_first(
             if i >= window:  # a newer memory moved up from below the window
                 continue
             older = shown[i]
-            inherits = says and older.memory.id in relevant and older.memory.attribute is not None
+            inherits = says and _lends(older, relevant)
             if j >= window and not inherits:
                 continue
             if _follows(older, newer, float(cosines[j, i]), config, margin=not inherits) and (
@@ -135,8 +133,14 @@ def inheriting(
     if not config.newer_first_inherits or not moved:
         return []
     told = {s.memory.id for s in ranked if s.memory.id in moved and _says_change(s)}
-    slots = {s.memory.id for s in ranked if s.memory.attribute is not None}
-    return [(o, n) for n, o in moved.items() if n in told and o in relevant and o in slots]
+    lenders = {s.memory.id for s in ranked if _lends(s, relevant)}
+    return [(o, n) for n, o in moved.items() if n in told and o in lenders]
+
+
+def _lends(older: Scored, relevant: Set[str]) -> bool:
+    """Whether ``older`` may lend its standing to a newer memory: it is relevant and
+    states a typed attribute (a slot, not a remark)."""
+    return older.memory.id in relevant and older.memory.attribute is not None
 
 
 def _follows(older: Scored, newer: Scored, cosine: float, config: Config, *, margin: bool) -> bool:
