@@ -189,6 +189,31 @@ def test_the_current_fact_is_injected_before_the_one_it_replaced(mem: LokulMem, 
     assert lisbon < berlin and "no longer current" in lines[berlin]
 
 
+def test_a_question_phrased_like_a_superseded_fact_gets_its_replacement(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """The old fact left the index when it was superseded; it is found as history,
+    never injected, and the fact that replaced it stands where it stands."""
+    for history in (3, 0):
+        mem = make_mem(history_candidates=history)
+        mem.learn("I work full-time.", session_id="a")
+        clock.advance(days=20)
+        fired = mem.learn("I work part-time now to look after my son.", session_id="b").contradictions
+        assert fired and fired[0].existing.status == "superseded"
+        clock.advance(days=20)
+        r = mem.augment("How many hours do I work?", debug=True)
+        assert r.debug is not None
+        injected = [i.memory.content for i in r.debug.injected]
+        counts = next(s.counts for s in r.debug.stages if s.name == "candidates")
+        if history:
+            assert counts["history"] == 1
+            assert injected == ["User works part-time now to look after User's son."]
+            old = next(c for c in r.debug.candidates if c.memory.status == "superseded")
+            assert old.excluded_reason == "superseded (its replacement stands in)"
+        else:
+            assert counts["history"] == 0 and injected == []
+
+
 def test_the_pipeline_in_debug_is_what_ran(mem: LokulMem) -> None:
     _seed(mem)
     r = mem.augment("Where do I live, and what does my sister do?", debug=True)

@@ -166,3 +166,17 @@ def test_a_sentence_that_tells_a_change_never_reinforces_the_old_value() -> None
     plan.vectors.append(v)
     plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), CFG)
     assert plan.decisions[-1].outcome != "reinforced" and not plan.reinforced
+
+
+@pytest.mark.parametrize(("change_words", "outcome"), [(True, "stored"), (False, "below-threshold")])
+def test_a_change_to_a_new_value_is_news(change_words: bool, outcome: str) -> None:
+    """A sentence that tells a change ("now ... instead") and brings content words the
+    near fact lacks is measured as news, not against that fact."""
+    cfg = CFG.replace(novelty_change_words=change_words)
+    plan = LearnPlan()
+    a = analyze_text("I help at the animal shelter now instead of the food bank.", cfg)
+    v = vec(1, 0.45, 0, 0)  # cosine 0.91 with the stored fact
+    old = stored("m1", "User helps at the food bank.", vec(1, 0, 0, 0))
+    plan.vectors.append(v)
+    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    assert plan.decisions[-1].outcome == outcome

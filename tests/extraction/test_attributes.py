@@ -31,6 +31,8 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I got a new job at the library.", "user.employer", "library"),
         ("I switched to studying medicine.", "user.study", "medicine"),
         ("I live near the beach.", "user.residence", "beach"),
+        ("I sleep about eight hours a night.", "user.sleep", "8"),
+        ("With the twins I sleep 5 hours at most.", "user.sleep", "5"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:

@@ -158,7 +158,7 @@ def test_only_a_relevant_fact_of_a_typed_attribute_lends_its_standing() -> None:
     mid = item("mid", vec(0, 1, 0, 0), 0.58)
     new = item("new", vec(1, 0, 0.3, 0), 0.10, day=20)
     for old, relevant in [
-        (item("old", vec(1, 0.2, 0, 0), 0.60), {"old"}),  # no slot: a remark, not a state
+        (item("old", vec(1, 0.2, 0, 0), 0.60, content="User loves old maps."), {"old"}),  # a remark
         (item("old", vec(1, 0.2, 0, 0), 0.60, attribute="user.job"), set()),  # not relevant
     ]:
         ranked, moved = newer_first([old, mid, new], cfg, relevant=relevant)
@@ -182,3 +182,55 @@ def test_only_a_change_told_in_words_inherits() -> None:
     assert inheriting(ranked, moved, cfg, {"old"}) == []  # the head reorders; it lends no standing
     low = item("new", vec(1, 0, 0.3, 0, *[0] * 380), 0.10, day=20, content="User reports to Oscar.")
     assert ids(newer_first([old, low], cfg, head=head, relevant={"old"})[0]) == ["old", "new"]
+
+
+def test_a_relevant_fact_that_states_how_things_stand_lends_its_standing() -> None:
+    cfg = CFG.replace(newer_first_window=2, newer_first_inherits=True)
+    mid = item("mid", vec(0, 1, 0, 0), 0.58)
+    new = item("new", vec(1, 0, 0.3, 0), 0.10, day=20, content="User moved User's account to Lumen Bank.")
+    old = item("old", vec(1, 0.2, 0, 0), 0.60, content="User banks with Northgate.")
+    ranked, moved = newer_first([old, mid, new], cfg, relevant={"old"})
+    assert ids(ranked) == ["new", "old", "mid"]
+    assert inheriting(ranked, moved, cfg, {"old"}) == [("old", "new")]
+    off = cfg.replace(newer_first_states_lend=False)
+    ranked, moved = newer_first([old, mid, new], off, relevant={"old"})
+    assert ids(ranked) == ["old", "mid", "new"] and not moved
+
+
+def test_an_inheritance_needs_only_the_lower_similarity() -> None:
+    cfg = CFG.replace(newer_first_inherits=True, newer_first_inherit_similarity=0.25)
+    old = item("old", vec(1, 0, 0, 0), 0.60, content="User's rent is 900 a month.")
+    # cosine 0.29: over the inheritance bar, under the 0.5 the other moves need
+    new = item("new", vec(0.3, 1, 0, 0), 0.10, day=20, content="User's rent went up to 1,050 a month.")
+    ranked, moved = newer_first([old, new], cfg, relevant={"old"})
+    assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
+    strict = cfg.replace(newer_first_inherit_similarity=0.5)
+    assert ids(newer_first([old, new], strict, relevant={"old"})[0]) == ["old", "new"]
+
+
+def test_a_change_of_value_told_without_a_marker_word_inherits() -> None:
+    cfg = CFG.replace(newer_first_inherits=True)
+    old = item("old", vec(1, 0.2, 0, 0), 0.60, content="User drinks a lot of tea.")
+    for content, moves in [
+        ("User cut out caffeine completely.", True),
+        ("User's salary went up to 48k after the review.", True),
+        ("User just finished a painting.", False),  # an event, not a new value
+        ("User bought concert tickets.", False),
+    ]:
+        new = item("new", vec(1, 0, 0.3, 0), 0.10, day=20, content=content)
+        ranked, _ = newer_first([old, new], cfg, relevant={"old"})
+        assert (ids(ranked) == ["new", "old"]) is moves, content
+
+
+def test_a_change_of_another_kind_of_attribute_does_not_inherit() -> None:
+    cfg = CFG.replace(newer_first_inherits=True, newer_first_inherit_similarity=0.25)
+    old = item("old", vec(1, 0, 0, 0), 0.60, content="User lives in Lisbon.", attribute="user.residence")
+
+    def new(attribute: str) -> Scored:  # cosine 0.29 with the old: an inheritance's bar only
+        return item("new", vec(0.3, 1, 0, 0), 0.10, day=20, content="User no longer works at Acme.",
+                    attribute=attribute)  # fmt: skip
+
+    ranked, moved = newer_first([old, new("user.employer")], cfg, relevant={"old"})
+    assert ids(ranked) == ["old", "new"] and not moved
+    ranked, moved = newer_first([old, new("user.residence:city")], cfg, relevant={"old"})
+    assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}

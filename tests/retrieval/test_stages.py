@@ -40,7 +40,7 @@ def scored(
 
 def test_score_sums_its_components_best_first_and_skips_inactive() -> None:
     near, far = mem("near", vec(1, 0.1, 0, 0)), mem("far", vec(0, 1, 0, 0))
-    gone = mem("gone", vec(1, 0, 0, 0), status="superseded")
+    gone = mem("gone", vec(1, 0, 0, 0), status="archived")
     out = scored(far, gone, near, lexical={"far": 1.0})
     assert [s.memory.id for s in out] == ["far", "near"]  # the lexical match outweighs the cosine
     w = CFG.retrieval_weights
@@ -51,6 +51,10 @@ def test_score_sums_its_components_best_first_and_skips_inactive() -> None:
         assert b.total == pytest.approx(
             b.semantic + b.recency + b.strength + b.continuity + b.lexical + b.cluster
         )
+    # A superseded fact in the pool came as history: it is scored (selection never
+    # injects it; its replacement stands where it stands).
+    old = mem("old", vec(1, 0, 0, 0), status="superseded")
+    assert "old" in [s.memory.id for s in scored(far, old, near)]
 
 
 def test_the_semantic_term_blends_the_message_vector_and_the_topic_gets_its_bonus() -> None:
@@ -165,6 +169,20 @@ def test_a_closed_fact_never_ranks_above_the_fact_that_replaced_it() -> None:
     assert alone[0].memory.id == "old"
     assert st.successors([old, mid, other], known=["old", "mid", "other"]) == ["new"]
     assert st.successors([old, mid, other, new], known=["old", "mid", "other", "new"]) == []
+
+
+def test_a_superseded_fact_found_as_history_lends_its_standing_and_is_never_injected() -> None:
+    old = mem("old", vec(1, 0, 0, 0), status="superseded", superseded_by="new")
+    new = mem("new", vec(0.2, 1, 0, 0))
+    assert st.successors([old], known=["old"]) == ["new"]
+    ranked = st.rank(scored(old, new), floor=0.0)
+    assert [s.memory.id for s in ranked] == ["new", "old"]  # history after its replacement
+    floor = ranked[1].breakdown.total - 0.01  # the replacement alone would fall under it
+    chosen, reasons = sel.select(
+        ranked, floor=floor, limit=10, budget=1000, type_filter=None, config=CFG, counter=None
+    )
+    assert [s.memory.id for s, _ in chosen] == ["new"]
+    assert reasons["old"] == st.SUPERSEDED and reasons["new"] is None
 
 
 def test_common_doc_freq_only_on_stores_above_the_floor() -> None:

@@ -322,6 +322,20 @@ def test_time_windows_keys_and_references(backend: Make) -> None:
     assert sorted(i for i, _ in s.active_vectors()) == ["b", "c"]
 
 
+def test_superseded_vectors_most_recently_superseded_first(backend: Make) -> None:
+    s = backend()
+    s.insert_memory(memory(id="new", status="active", superseded_by=None, superseded_at=None))
+    for i, at in enumerate((30, 50, 40)):
+        s.insert_memory(memory(id=f"old{i}", status="superseded", superseded_by="new", superseded_at=at,
+                               embedding=unit(i)))  # fmt: skip
+    s.insert_memory(memory(id="orphan", status="superseded", superseded_by=None))  # names no successor
+    s.insert_memory(memory(id="gone", status="archived", superseded_by="new"))  # not superseded
+    got = s.superseded_vectors(10)
+    assert [(i, succ) for i, succ, _ in got] == [("old1", "new"), ("old2", "new"), ("old0", "new")]
+    np.testing.assert_allclose(got[0][2], unit(1), atol=1e-3)  # float16 storage rounds
+    assert [i for i, _, _ in s.superseded_vectors(1)] == ["old1"] and s.superseded_vectors(0) == []
+
+
 def test_insertion_order_counters(backend: Make) -> None:
     s = backend()
     assert s.max_rowid() == 0

@@ -53,6 +53,7 @@ from .compacting import needs_compaction, run_compact
 from .context import DeferredContexts
 from .episodic import end_sessions
 from .facts import frozen
+from .history import History
 from .indexing import ann_settings, graph_path
 from .learning import run_learn
 from .recall import run_augment
@@ -123,6 +124,8 @@ class Engine:
         self.pending_faded: list[Memory] = []
         #: Episodes with vectors and their matrix, loaded on first use (None: stale).
         self.episodes_cache: tuple[list[Episode], Vector | None] | None = None
+        #: Superseded facts' vectors, a way from an old fact to its replacement in recall.
+        self.history = History(storage, config.history_pool)
         #: memory id → when augment() last pushed it proactively (not repeated within
         #: ``proactive_repeat_hours``; in memory only, like the session state).
         self.pushed: dict[str, int] = {}
@@ -303,6 +306,7 @@ class Engine:
         self._load_clusters()
         self.records.clear()
         self.episodes_cache = None  # another process (or a restore) may have written episodes
+        self.history.clear()
         self._data_version = self.storage.data_version()
 
     def reload(self) -> None:
@@ -395,6 +399,7 @@ class Engine:
                 self.records.put(m)
         if changes.episodes or changes.reload_index:
             self.episodes_cache = None
+        self.history.written(changes.updated, changes.deleted)
         if changes.reload_clusters:
             self._load_clusters()
             self.records.clear()  # members' cluster_id changed

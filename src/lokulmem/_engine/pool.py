@@ -161,8 +161,17 @@ def candidate_pool(
     cosines = [h.similarity for h in hits] + engine.index.similarities(query, extra)
     ids += extra
     memories = engine.fetch_cached(ids)
-    # The current versions of closed facts join the pool (if searchable), so the
-    # ranking can put them first.
+    # Superseded facts near the question join as history, for their replacements.
+    near = engine.history.nearest(query, cfg.history_candidates, cfg.history_similarity)
+    past = [i for i in near if i not in ids]
+    counts["history"] = len(past)
+    if past:
+        old = engine.fetch_cached(past)
+        ids += [m.id for m in old]
+        cosines += [float(m.embedding @ query) if m.embedding is not None else 0.0 for m in old]
+        memories += old
+    # The current versions of closed and superseded facts join the pool (if
+    # searchable), so the ranking can put them first.
     later = [i for i in st.successors(memories, ids) if i in engine.index]
     counts["successors"] = len(later)
     if later:

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
-from ..contradiction import Candidate, Verdict, judge, restates
+from ..contradiction import Candidate, Verdict, judge, restates, topic_stems
 from ..decay import reinforce
 from ..extraction import (
     Analysis,
@@ -29,7 +29,7 @@ from ..extraction import (
     novelty as novelty_of,
 )
 from ..extraction.attributes import polarity_conflict
-from ..extraction.lexicon import CHANGE_MARKERS
+from ..extraction.lexicon import CHANGE_MARKERS, REPLACEMENT_MARKERS
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
@@ -196,7 +196,7 @@ def plan_sentence(
     source = facts.source
     candidates = _candidates(plan, vec, stored, sims)
     top1 = max((c.similarity for c in candidates if c.memory.status == "active"), default=None)
-    novelty = novelty_of(_nearest_restated(a.content, candidates, cfg), cfg)
+    novelty = novelty_of(_nearest_restated(a, candidates, cfg), cfg)
     occurrences = sum(1 for v in facts.session_vectors if float(v @ vec) > cfg.recurrence_similarity)
     occurrences += sum(1 for v in plan.vectors[:-1] if float(v @ vec) > cfg.recurrence_similarity)
     rec = recurrence(occurrences, cfg)
@@ -272,14 +272,21 @@ def _said_again(
     return max(near, key=lambda c: c.similarity).memory if near else None
 
 
-def _nearest_restated(content: str, candidates: Sequence[Candidate], config: Config) -> float | None:
+def _nearest_restated(a: Analysis, candidates: Sequence[Candidate], config: Config) -> float | None:
     """The cosine novelty is measured against: the nearest active fact, or with
-    ``novelty_restated_only`` the nearest one ``content`` restates (it adds no
+    ``novelty_restated_only`` the nearest one the sentence restates (it adds no
     number or name that fact lacks): "I go to bed at 9pm these days" is news
-    after "User goes to bed at 11pm", however alike the two read."""
+    after "User goes to bed at 11pm", however alike the two read.  With
+    ``novelty_change_words``, a sentence that says a value was replaced
+    (``REPLACEMENT_MARKERS``) restates only a fact that holds all its content
+    words: "I help at the animal shelter now instead of the food bank" is news
+    after "User helps at the food bank"."""
     active = [c for c in candidates if c.memory.status == "active"]
     if config.novelty_restated_only:
-        active = [c for c in active if restates(content, c.memory)]
+        active = [c for c in active if restates(a.content, c.memory)]
+    if config.novelty_change_words and active and REPLACEMENT_MARKERS.search(a.sentence):
+        words = topic_stems(a.content)
+        active = [c for c in active if words <= topic_stems(c.memory.content)]
     return max((c.similarity for c in active), default=None)
 
 

@@ -65,6 +65,10 @@ class Config:
     #: (adds no number or name to); a near copy with a new value is news
     #: (docs/tuning.md entry 39).  Off: against the nearest stored fact (PRD).
     novelty_restated_only: bool = True
+    #: ... and a sentence that says a value was replaced ("instead", "switched", "no
+    #: longer": ``lexicon.REPLACEMENT_MARKERS``) restates only a fact holding all its
+    #: content words: a change to a new value is news (docs/tuning.md entry 47).
+    novelty_change_words: bool = True
     #: Cosine above which an earlier sentence of the session counts as an occurrence.
     recurrence_similarity: float = unit(0.85)
     #: recurrence(s) = min(1, base + step × occurrences).
@@ -221,6 +225,15 @@ class Config:
     continuity_turns: int = posint(3)
     #: Memories scored per query (nearest by cosine, plus every pinned memory).
     candidate_pool: int = posint(50)
+    #: Superseded facts nearest the question that join the candidates as history
+    #: (never injected): the fact that replaced each stands where it stands, as for a
+    #: fact closed with ``valid_to`` (0: off; docs/tuning.md entry 47) ...
+    history_candidates: int = count(3)
+    #: ... from this cosine with the question up ...
+    history_similarity: float = unit(0.3)
+    #: ... among the most recently superseded facts, at most this many (their
+    #: vectors are kept in memory: 384 floats each).
+    history_pool: int = count(5000)
     #: Candidates listed in the debug record.
     debug_candidates: int = posint(20)
     #: Upper bound on injected memories (``augment(max_memories=)`` overrides).
@@ -413,6 +426,18 @@ class Config:
     #: where it stands for the relevance test (its evidence and score), like the
     #: replacement of a closed fact; it closes nothing (docs/tuning.md entry 44).
     newer_first_inherits: bool = True
+    #: ... and so does a newer memory after a relevant older one that states a
+    #: present state ("User banks with Barclays.", "User's salary is 40k.",
+    #: "User is training for a half marathon."; not a feeling, an opinion or an
+    #: event: ``retrieval.states.states_now``), not only after a typed attribute
+    #: (docs/tuning.md entry 47).
+    newer_first_states_lend: bool = True
+    #: Cosine the older and the newer memory need for an inheritance (the bar of
+    #: the other moves is ``newer_first_similarity``).  A change of value makes the
+    #: pair read less alike, but lower bars let unrelated changes inherit in a store
+    #: of many states (docs/tuning.md entry 47: at 0.25 the team set's questions got
+    #: 2.40 memories instead of 1.54, for no recall).
+    newer_first_inherit_similarity: float = unit(0.5)
 
     # --- embedding ---
     #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).
@@ -693,8 +718,11 @@ class Config:
             newer_first_similarity=0.0,
             newer_first_pair_threshold=0.0,
             novelty_restated_only=False,
+            novelty_change_words=False,
+            history_candidates=0,
             graph_bonus=0.08,
             newer_first_inherits=False,
+            newer_first_states_lend=False,
             restore_elided_subject=False,
             restated_reinforce_similarity=0.0,
         )

@@ -235,7 +235,11 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
     ("hair_length", r"\bmy\s+hair\s+is\s+(?:\w+\s+)?(?P<v>long|short)\b"),
-    ("sleep", r"\bi\s+(?:usually\s+)?sleep\s+(?P<v>\d+|five|six|seven|eight|nine|ten)\s+hours\b"),
+    (
+        "sleep",
+        r"\bi\s+(?:usually\s+|normally\s+)?sleep\s+(?:about\s+|around\s+|roughly\s+|only\s+|just\s+)?"
+        r"(?P<v>\d+|four|five|six|seven|eight|nine|ten)\s+hours\b",
+    ),
     (
         "relation",
         r"\bmy\s+(?P<attr>[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?"
@@ -353,6 +357,10 @@ def _count(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None
     return f"count:{_PLURAL.get(noun, noun)}", value
 
 
+def _number(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    return attribute, _NUMBER_WORDS.get(value, value)  # "eight hours" and "8 hours" agree
+
+
 def _qualified(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return f"{attribute}:{str(groups['attr']).lower()}", value  # "pet_name:dog"
 
@@ -404,6 +412,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "job": {"finish": _job},
     "platform": {"finish": _platform},
     "count": {"finish": _count},
+    "sleep": {"finish": _number},
     "pet_name": {"finish": _qualified},
     "color": {"finish": _qualified},
     "place": {"finish": _qualified},

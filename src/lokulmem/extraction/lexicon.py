@@ -188,6 +188,26 @@ CHANGE_MARKERS = re.compile(
     re.IGNORECASE,
 )
 
+#: Words that say an old value was replaced ("… now instead of …", "switched",
+#: "no longer"): a sentence saying one, with content words the nearest stored fact
+#: lacks, is news, not a restatement of it (``Config.novelty_change_words``).
+#: Narrower than ``CHANGE_MARKERS``: "now" and "new" are everyday chat.
+REPLACEMENT_MARKERS = re.compile(
+    r"\b(?:instead|rather than|no longer|anymore|any more|no more|switched|changed|replaced)\b",
+    re.IGNORECASE,
+)
+
+#: Past-tense verbs that end a state or set a new value ("cut out caffeine", "went up
+#: to 48k"): a newer memory saying one may take the place of an older state it
+#: follows (lokulmem.retrieval.newer, inheritance only; docs/tuning.md entry 47).
+#: Not "finished", "signed up", "bought" or a bare "up to": in real dialogue they
+#: tell of events ("just finished a painting", "bought tickets", "waking up to nature").
+STATE_CHANGES = re.compile(
+    r"\b(?:cut out|cut (?:[\w']+ )?(?:hair )?(?:short|back|down)|got rid of|"
+    r"went (?:up|down)|raised|lowered|increased|decreased)\b|\b(?:up|down) to (?:[£$€]\s?)?\d",
+    re.IGNORECASE,
+)
+
 
 #: Short function words left out of contradiction key tokens.
 SHORT_STOPWORDS = frozenset(

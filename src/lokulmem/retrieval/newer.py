@@ -45,8 +45,9 @@ import numpy.typing as npt
 
 from ..clock import MS_PER_HOUR
 from ..config import Config
-from ..extraction.lexicon import CHANGE_MARKERS
+from ..extraction.lexicon import CHANGE_MARKERS, STATE_CHANGES
 from ..pairhead import PairHead, pair_features
+from .states import states_now
 
 if TYPE_CHECKING:
     from .stages import Scored
@@ -81,7 +82,7 @@ def newer_first(
     window = config.newer_first_window
     # Below the window, only a memory that follows a relevant slot fact in it moves:
     # without one, the rest of the ranking is not read (0.3 against 1.4 ms at 10k).
-    slots = config.newer_first_inherits and any(_lends(s, relevant) for s in ranked[:window])
+    slots = config.newer_first_inherits and any(_lends(s, relevant, config) for s in ranked[:window])
     reach = len(ranked) if slots else window
     pairs = [(s, v) for s in ranked[:reach] if (v := s.memory.embedding) is not None]
     if len(pairs) < 2:
@@ -101,18 +102,19 @@ def newer_first(
             marked = says = True
         else:
             marked = not config.newer_first_needs_marker or _tells_change(newer)
-            if not marked and not use_head:
-                continue
             says = config.newer_first_inherits and _says_change(newer)
+            if not (marked or says or use_head):
+                continue
         for at, i in enumerate(order[: order.index(j)]):
             if i >= window:  # a newer memory moved up from below the window
                 continue
             older = shown[i]
-            inherits = says and _lends(older, relevant)
+            inherits = says and _lends(older, relevant, config)
             if j >= window and not inherits:
                 continue
+            # An inheritance needs no other word for the change: the newer's own tells it.
             if _follows(older, newer, float(cosines[j, i]), config, margin=not inherits) and (
-                marked or _head_vouches(head, older, newer, vectors[i], vectors[j], config)
+                marked or inherits or _head_vouches(head, older, newer, vectors[i], vectors[j], config)
             ):
                 order.remove(j)
                 order.insert(at, j)
@@ -133,26 +135,46 @@ def inheriting(
     if not config.newer_first_inherits or not moved:
         return []
     told = {s.memory.id for s in ranked if s.memory.id in moved and _says_change(s)}
-    lenders = {s.memory.id for s in ranked if _lends(s, relevant)}
+    lenders = {s.memory.id for s in ranked if _lends(s, relevant, config)}
     return [(o, n) for n, o in moved.items() if n in told and o in lenders]
 
 
-def _lends(older: Scored, relevant: Set[str]) -> bool:
+def _lends(older: Scored, relevant: Set[str], config: Config) -> bool:
     """Whether ``older`` may lend its standing to a newer memory: it is relevant and
-    states a typed attribute (a slot, not a remark)."""
-    return older.memory.id in relevant and older.memory.attribute is not None
+    states a typed attribute (a slot, not a remark) or, with
+    ``newer_first_states_lend``, a present state (:func:`states_now`)."""
+    if older.memory.id not in relevant:
+        return False
+    if older.memory.attribute is not None:
+        return True
+    return config.newer_first_states_lend and states_now(older.memory.content, config.user_label)
 
 
 def _follows(older: Scored, newer: Scored, cosine: float, config: Config, *, margin: bool) -> bool:
     """Whether ``newer`` may stand above ``older``: the same kind of thing (cosine),
-    learned later, the older not pinned and (``margin``) not far above it."""
+    learned later, the older not pinned and (``margin``) not far above it.  A move
+    without the margin is an inheritance (the newer tells a change of the older's
+    slot or state), where a new value makes the pair less alike: it needs only
+    ``newer_first_inherit_similarity``, unless both state typed attributes of
+    different kinds ("User is no longer at Acme Corp." does not follow "User
+    lives in Berlin.": :func:`_other_kind`)."""
     gap_ms = config.newer_first_min_hours * MS_PER_HOUR
+    alike = config.newer_first_similarity if margin else config.newer_first_inherit_similarity
+    if cosine < config.newer_first_similarity and _other_kind(older, newer):
+        return False
     return (
         not older.memory.pinned
         and newer.memory.created_at - older.memory.created_at >= gap_ms
-        and cosine >= config.newer_first_similarity
+        and cosine >= alike
         and (not margin or older.breakdown.total - newer.breakdown.total <= config.newer_first_margin)
     )
+
+
+def _other_kind(older: Scored, newer: Scored) -> bool:
+    """Whether both memories state typed attributes of different kinds (the key up to
+    its qualifier: ``user.pet_name:dog`` and ``user.pet_name:cat`` are one kind)."""
+    a, b = older.memory.attribute, newer.memory.attribute
+    return a is not None and b is not None and a.split(":")[0] != b.split(":")[0]
 
 
 def _head_vouches(
@@ -176,5 +198,7 @@ def _tells_change(s: Scored) -> bool:
 
 
 def _says_change(s: Scored) -> bool:
-    """Whether the memory itself (not only its message) says a state changed or holds now."""
-    return CHANGE_MARKERS.search(s.memory.content) is not None
+    """Whether the memory itself (not only its message) says a state changed or holds
+    now, or tells a change of value (``STATE_CHANGES``: "bought", "went up to")."""
+    content = s.memory.content
+    return CHANGE_MARKERS.search(content) is not None or STATE_CHANGES.search(content) is not None

@@ -18,11 +18,13 @@ from .stages import (
     BELOW_FLOOR,
     BUDGET_EXHAUSTED,
     LIMIT_REACHED,
+    SUPERSEDED,
     TYPE_FILTERED,
     Pool,
     Scored,
     Selection,
     TokenCounter,
+    replaced,
 )
 
 __all__ = [
@@ -106,11 +108,9 @@ def evidence_of(
 
 
 def _replacements(ranked: Sequence[Scored]) -> list[tuple[str, str]]:
-    """(closed fact, the fact that replaced it) pairs among the candidates."""
+    """(closed or superseded fact, the fact that replaced it) pairs among the candidates."""
     return [
-        (s.memory.id, s.memory.superseded_by)
-        for s in ranked
-        if s.memory.valid_to is not None and s.memory.superseded_by
+        (s.memory.id, s.memory.superseded_by) for s in ranked if replaced(s.memory) and s.memory.superseded_by
     ]
 
 
@@ -127,6 +127,8 @@ def _gate(
     ``standing`` is the R compared with the floor and the margin's ``bar``
     (default: its own)."""
     score = s.breakdown.total if standing is None else standing
+    if s.memory.status == "superseded":
+        return SUPERSEDED
     if type_filter is not None and not (set(s.memory.types) & type_filter):
         return TYPE_FILTERED
     if score <= floor:

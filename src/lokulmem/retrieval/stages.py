@@ -33,6 +33,7 @@ __all__ = [
     "merge_ids",
     "rank",
     "repeats_message",
+    "replaced",
     "score",
     "seeds",
     "successors",
@@ -47,6 +48,10 @@ TYPE_FILTERED = "type filtered"
 BELOW_FLOOR = "below relevance threshold"
 LIMIT_REACHED = "max memories reached"
 BUDGET_EXHAUSTED = "token budget exhausted"
+#: Statuses scored: active memories, and superseded facts found as history.
+_SCORED = frozenset({"active", "superseded"})
+#: A superseded fact found as history: never injected, its replacement stands in.
+SUPERSEDED = "superseded (its replacement stands in)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,14 +125,20 @@ def available_tokens(
     return max(0, config.context_window_size - system - turns - config.response_buffer)
 
 
+def replaced(m: Memory) -> bool:
+    """Whether ``m`` is a fact some other fact replaced: closed (``valid_to``) or
+    superseded, naming its successor."""
+    return bool(m.superseded_by) and (m.valid_to is not None or m.status == "superseded")
+
+
 def successors(memories: Iterable[Memory], known: Iterable[str]) -> list[str]:
-    """Ids of the facts that replaced closed candidates and are not candidates yet:
-    a question that finds an old fact also gets the current one."""
+    """Ids of the facts that replaced closed or superseded candidates and are not
+    candidates yet: a question that finds an old fact also gets the current one."""
     have = set(known)
     out: list[str] = []
     for m in memories:
         nxt = m.superseded_by
-        if m.valid_to is not None and nxt and nxt not in have:
+        if replaced(m) and nxt and nxt not in have:
             have.add(nxt)
             out.append(nxt)
     return out
@@ -160,7 +171,8 @@ def score(
     now_ms: int,
     config: Config,
 ) -> list[Scored]:
-    """The composite R of every active, embedded memory of the pool, best first.
+    """The composite R of every active, embedded memory of the pool (and of the
+    superseded ones found as history: selection never injects them), best first.
 
     The semantic term blends the sentence cosine with the cosine of the
     memory's message vector (``context_vector_weight``); continuity is the
@@ -168,7 +180,7 @@ def score(
     query's nearest cluster.
     """
     w = config.context_vector_weight
-    kept = [m for m in pool.memories if m.embedding is not None and m.status == "active"]
+    kept = [m for m in pool.memories if m.embedding is not None and m.status in _SCORED]
     conts = _continuity(kept, turn_vectors)
     contexts = _context_cosines(kept, query) if w > 0 else {}
     out: list[Scored] = []
@@ -304,7 +316,7 @@ def current_first(ranked: Sequence[Scored]) -> list[Scored]:
 
     for s in ranked:
         successor = s.memory.superseded_by
-        if s.memory.valid_to is not None and successor in present and successor not in emitted:
+        if replaced(s.memory) and successor in present and successor not in emitted:
             deferred.setdefault(successor, []).append(s)
         else:
             emit(s)

@@ -153,6 +153,15 @@ class PostgresStorage(PostgresQueries, PostgresGraph):
             for _, memory_id, vec in rows:
                 yield memory_id, vec
 
+    def superseded_vectors(self, limit: int) -> list[tuple[str, str, npt.NDArray[np.float32]]]:
+        rows = self._rows(
+            f"SELECT id, superseded_by, embedding FROM {self._t('memories')} WHERE store = %s "
+            "AND status = 'superseded' AND superseded_by IS NOT NULL AND embedding IS NOT NULL "
+            "ORDER BY superseded_at DESC NULLS LAST, seq DESC LIMIT %s",
+            (self.store, limit),
+        )
+        return [(memory_id, successor, vec) for memory_id, successor, vec in rows]
+
     def nearest(
         self, vector: npt.NDArray[np.float32], k: int, *, exact: bool = False
     ) -> list[tuple[str, float]]:

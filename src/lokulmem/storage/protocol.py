@@ -108,6 +108,10 @@ class Storage(Protocol):
     def active_vectors(self) -> Iterator[tuple[str, npt.NDArray[np.float32]]]:
         """(id, vector) of every active memory, for the search index."""
 
+    def superseded_vectors(self, limit: int) -> list[tuple[str, str, npt.NDArray[np.float32]]]:
+        """(id, id of the memory that superseded it, vector) of the superseded memories
+        that name their successor, most recently superseded first, at most ``limit``."""
+
     def pinned_ids(self) -> list[str]: ...
 
     def events_between(self, start: int, end: int, limit: int) -> list[str]:

@@ -273,6 +273,21 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
                 assert vec is not None
                 yield memory_id, vec
 
+    def superseded_vectors(self, limit: int) -> list[tuple[str, str, npt.NDArray[np.float32]]]:
+        with self._lock:
+            rows = self._c.execute(
+                "SELECT id, superseded_by, embedding FROM memories WHERE status = 'superseded' "
+                "AND superseded_by IS NOT NULL AND embedding IS NOT NULL "
+                "ORDER BY superseded_at DESC, rowid DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        out = []
+        for memory_id, successor, blob in rows:
+            vec = blob_to_vec(blob)
+            assert vec is not None
+            out.append((memory_id, successor, vec))
+        return out
+
     def data_version(self) -> int:
         with self._lock:
             return int(self._c.execute("PRAGMA data_version").fetchone()[0])

@@ -1,0 +1,77 @@
+"""Superseded facts as a way to their replacements (recall's lineage source).
+
+A fact closed by temporal coexistence (``valid_to``) stays in the search index,
+and a question that finds it also gets the fact that replaced it, standing
+where the old one stands (:func:`lokulmem.retrieval.stages.successors`).  A
+*superseded* fact leaves the index, so a question phrased like the old fact
+("How many hours do I work?" after "I work full-time", then "I work
+part-time now to look after my son") found neither: the replacement, phrased
+otherwise, was under the relevance bar.  :class:`History` keeps the vectors
+of the most recently superseded facts (``Config.history_pool``) in one small
+matrix; recall asks it for the ones nearest the question, which join the
+candidates as history (never injected themselves) so their replacements can
+stand where they stand.  The matrix is read from the store on first use and
+dropped whenever a write may have changed it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+from ..records import Memory
+from ..storage import Storage
+
+__all__ = ["History"]
+
+Vector = npt.NDArray[np.float32]
+
+
+class History:
+    """The vectors of superseded facts that name their successor (module doc).
+    Thread-safe; :meth:`clear` after any write that may supersede, restore or
+    delete a memory."""
+
+    def __init__(self, storage: Storage, pool: int) -> None:
+        self._storage = storage
+        self._pool = pool
+        self._lock = threading.Lock()
+        self._loaded: tuple[list[str], Vector | None] | None = None
+
+    def clear(self) -> None:
+        with self._lock:
+            self._loaded = None
+
+    def written(self, updated: Iterable[Memory], deleted: Iterable[str]) -> None:
+        """Drop the matrix if a write may have changed it: a memory superseded, or one
+        it holds updated (restored, say) or deleted.  Reinforcements keep it."""
+        with self._lock:
+            if self._loaded is None:
+                return
+            held = set(self._loaded[0])
+            if any(m.status == "superseded" or m.id in held for m in updated) or not held.isdisjoint(deleted):
+                self._loaded = None
+
+    def _load(self) -> tuple[list[str], Vector | None]:
+        with self._lock:
+            if self._loaded is None:
+                rows = self._storage.superseded_vectors(self._pool) if self._pool > 0 else []
+                ids = [memory_id for memory_id, _, _ in rows]
+                mat = np.stack([np.asarray(v, dtype=np.float32) for _, _, v in rows]) if rows else None
+                self._loaded = (ids, mat)
+            return self._loaded
+
+    def nearest(self, query: Vector, k: int, floor: float) -> list[str]:
+        """Ids of the ``k`` superseded facts nearest ``query`` with cosine from ``floor`` up,
+        nearest first."""
+        if k <= 0:
+            return []
+        ids, mat = self._load()
+        if mat is None or mat.shape[1] != query.shape[0]:
+            return []
+        sims = mat @ query
+        top = np.argsort(-sims, kind="stable")[:k]
+        return [ids[i] for i in top if float(sims[i]) >= floor]
