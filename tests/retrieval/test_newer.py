@@ -214,7 +214,7 @@ def test_a_change_of_value_told_without_a_marker_word_inherits() -> None:
     for content, moves in [
         ("User cut out caffeine completely.", True),
         ("User's salary went up to 48k after the review.", True),
-        ("User just finished a painting.", False),  # an event, not a new value
+        ("User just finished a jigsaw.", False),  # an event, not a new value
         ("User bought concert tickets.", False),
     ]:
         new = item("new", vec(1, 0, 0.3, 0), 0.10, day=20, content=content)

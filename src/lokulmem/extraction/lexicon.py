@@ -201,7 +201,7 @@ REPLACEMENT_MARKERS = re.compile(
 #: to 48k"): a newer memory saying one may take the place of an older state it
 #: follows (lokulmem.retrieval.newer, inheritance only; docs/tuning.md entry 47).
 #: Not "finished", "signed up", "bought" or a bare "up to": in real dialogue they
-#: tell of events ("just finished a painting", "bought tickets", "waking up to nature").
+#: tell of events ("just finished a jigsaw", "bought concert tickets", "woke up to snow").
 STATE_CHANGES = re.compile(
     r"\b(?:cut out|cut (?:[\w']+ )?(?:hair )?(?:short|back|down)|got rid of|"
     r"went (?:up|down)|raised|lowered|increased|decreased)\b|\b(?:up|down) to (?:[£$€]\s?)?\d",
