@@ -180,3 +180,21 @@ def test_a_change_to_a_new_value_is_news(change_words: bool, outcome: str) -> No
     plan.vectors.append(v)
     plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
     assert plan.decisions[-1].outcome == outcome
+
+
+def test_a_definite_reference_to_something_the_user_has_is_not_a_general_statement() -> None:
+    """No "I" in the message, but "the chess club" is one a stored fact of theirs names."""
+    alone = facts(source=Provenance(session_id="s", turn=3, now=NOW, message="m", reply=""), personal=False)
+    v = vec(1, 0.45, 0, 0)
+    old = stored("m1", "User is in a chess club on Mondays.", vec(1, 0, 0, 0))
+    for sentence, known, outcome in [
+        ("The chess club meets on Tuesdays now.", {}, "general-statement"),  # nothing known
+        ("The chess club meets on Tuesdays now.", {"m1": old}, "stored"),
+        ("The river is wide and slow.", {"m1": old}, "general-statement"),
+    ]:
+        plan = LearnPlan()
+        a = analyze_text(sentence, CFG)
+        plan.vectors.append(v)
+        sims = {k: float(v @ m.embedding) for k, m in known.items()}
+        plan_sentence(plan, a, v, known, sims, alone, CFG)
+        assert plan.decisions[-1].outcome == outcome, sentence

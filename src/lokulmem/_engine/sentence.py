@@ -29,7 +29,7 @@ from ..extraction import (
     novelty as novelty_of,
 )
 from ..extraction.attributes import polarity_conflict
-from ..extraction.lexicon import CHANGE_MARKERS, REPLACEMENT_MARKERS
+from ..extraction.lexicon import CHANGE_MARKERS, REPLACEMENT_MARKERS, STOPWORDS
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
@@ -158,11 +158,37 @@ def _reinforce_existing(plan: LearnPlan, existing: Memory, session_id: str, now:
     return updated.id
 
 
-def _general_statement(a: Analysis, facts: MessageFacts, config: Config) -> bool:
+def _general_statement(
+    a: Analysis, facts: MessageFacts, config: Config, candidates: Sequence[Candidate] = ()
+) -> bool:
     """Not about the user: no first person in the message, no answer to a question
-    ("Five years already" is about the user), nothing tying it to their world."""
+    ("Five years already" is about the user), nothing tying it to their world, and
+    no definite reference to something a stored fact of theirs names (:func:`_names_known`)."""
     impersonal = a.impersonal and not facts.personal
-    return config.skip_general_statements and impersonal and not facts.source.reply and not _about_the_user(a)
+    return (
+        config.skip_general_statements
+        and impersonal
+        and not facts.source.reply
+        and not _about_the_user(a)
+        and not _names_known(a.sentence, candidates)
+    )
+
+
+#: "the" (or "this", "that") and the two words after it: a definite reference.
+_DEFINITE = re.compile(r"\b(?:the|this|that)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)", re.IGNORECASE)
+
+
+def _names_known(sentence: str, candidates: Sequence[Candidate]) -> bool:
+    """Whether the sentence refers, with "the", to a thing of two content words that a
+    nearby stored fact names ("The book club meets on Wednesdays now." after "User is
+    in a book club on Thursdays."): the user's world, not a general statement."""
+    phrases = {
+        f"{x.lower()} {y.lower()}"
+        for x, y in _DEFINITE.findall(sentence)
+        if x.lower() not in STOPWORDS and y.lower() not in STOPWORDS
+    }
+    known = [c.memory.content.lower() for c in candidates if c.memory.status == "active"]
+    return any(p in text for p in phrases for text in known)
 
 
 def _close(plan: LearnPlan, verdict: Verdict, memory: Memory, now: int) -> Memory:
@@ -226,7 +252,7 @@ def plan_sentence(
         verdict = None
         force = True  # a near-copy carrying a new number or name is new information
     impersonal = a.impersonal and not facts.personal
-    if not force and _general_statement(a, facts, cfg):
+    if not force and _general_statement(a, facts, cfg, candidates):
         plan.decisions.append(_decision(a, "general-statement", score, novelty, rec, types))
         return
     threshold = cfg.extraction_threshold + (cfg.impersonal_margin if impersonal else 0.0)
