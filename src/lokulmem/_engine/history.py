@@ -32,8 +32,8 @@ Vector = npt.NDArray[np.float32]
 
 class History:
     """The vectors of superseded facts that name their successor (module doc).
-    Thread-safe; :meth:`clear` after any write that may supersede, restore or
-    delete a memory."""
+    Thread-safe; the engine tells it of each write (:meth:`written`) and clears
+    it when it reloads from the store (another process wrote, a restore)."""
 
     def __init__(self, storage: Storage, pool: int) -> None:
         self._storage = storage

@@ -32,7 +32,13 @@ relevance test (:func:`inheriting`; :func:`lokulmem.retrieval.selection.select`)
 as the replacement of a closed fact does.  The slot is what keeps this calm in
 real dialogue: chatty memories that say "now" or "started" next to a similar,
 older remark are common, and without it they displaced the best matches
-(docs/tuning.md entry 44).
+(docs/tuning.md entry 44).  With ``newer_first_states_lend`` an older fact that
+states how things stand (:func:`lokulmem.retrieval.states.states_now`: "User
+banks with …") lends as a slot does, and a newer memory whose words tell a new
+value without a marker ("cut out", "went up to 48k": ``STATE_CHANGES``) counts
+as telling a change; an inheritance needs the cosine
+``newer_first_inherit_similarity``, and none below ``newer_first_similarity``
+between typed attributes of different kinds (docs/tuning.md entry 47).
 """
 
 from __future__ import annotations
