@@ -77,8 +77,9 @@ def newer_first(
     Older memories are looked for within the first ``newer_first_window`` places;
     with ``newer_first_inherits``, a newer memory whose own words tell a change may
     come from anywhere in the ranking and needs no score margin to follow an older
-    memory that is ``relevant`` and states a typed attribute (it inherits that
-    one's standing: see :func:`inheriting`).  Nothing moves for
+    memory that is ``relevant`` and states a typed attribute or, with
+    ``newer_first_states_lend``, a present state (it inherits that one's standing:
+    see :func:`inheriting`).  Nothing moves for
     a message that is not a question about now (``asks_now`` False; see
     :func:`lokulmem.retrieval.parse.asks_now`) when ``newer_first_needs_now``.
     ``head``: the pair head that may vouch for a change without a marker (used only
@@ -137,7 +138,7 @@ def inheriting(
     """(older id, newer id) of the moves whose newer memory inherits the older's
     standing for the relevance test: with ``newer_first_inherits``, a newer memory
     whose own words tell a change, following a ``relevant`` older fact of a typed
-    attribute."""
+    attribute or a present state (:func:`_lends`)."""
     if not config.newer_first_inherits or not moved:
         return []
     told = {s.memory.id for s in ranked if s.memory.id in moved and _says_change(s)}
@@ -205,6 +206,6 @@ def _tells_change(s: Scored) -> bool:
 
 def _says_change(s: Scored) -> bool:
     """Whether the memory itself (not only its message) says a state changed or holds
-    now, or tells a change of value (``STATE_CHANGES``: "bought", "went up to")."""
+    now, or tells a change of value (``STATE_CHANGES``: "cut out", "went up to")."""
     content = s.memory.content
     return CHANGE_MARKERS.search(content) is not None or STATE_CHANGES.search(content) is not None

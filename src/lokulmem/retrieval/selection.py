@@ -84,12 +84,10 @@ def select(
     return chosen, reasons
 
 
-def evidence_of(
-    ranked: Sequence[Scored], pool: Pool, config: Config, follows: Sequence[tuple[str, str]] = ()
-) -> dict[str, float] | None:
-    """memory id → evidence of relevance (successors, and newer memories that tell
-    the change of an older one (``follows``), inherit their predecessors'), or None
-    when relevance is not tested (``pool.coverage`` None)."""
+def evidence_of(ranked: Sequence[Scored], pool: Pool, config: Config) -> dict[str, float] | None:
+    """memory id → evidence of relevance (successors inherit their predecessors';
+    newer first's inheritances are applied by the caller, who knows them only after
+    reading this), or None when relevance is not tested (``pool.coverage`` None)."""
     coverage = pool.coverage
     if coverage is None:
         return None
@@ -104,7 +102,7 @@ def evidence_of(
         )
         for s in ranked
     }
-    return inherit(own, [*_replacements(ranked), *follows])
+    return inherit(own, _replacements(ranked))
 
 
 def _replacements(ranked: Sequence[Scored]) -> list[tuple[str, str]]:
