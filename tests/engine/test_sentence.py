@@ -7,7 +7,7 @@ import pytest
 
 from lokulmem import Config, Memory
 from lokulmem._engine.facts import Provenance
-from lokulmem._engine.sentence import LearnPlan, MessageFacts, gate, plan_message, plan_sentence
+from lokulmem._engine.sentence import LearnPlan, MessageFacts, gate, plan_message, plan_sentence, shares_topic
 from lokulmem.extraction import analyze_text
 
 NOW = 1_767_225_600_000
@@ -198,3 +198,32 @@ def test_a_definite_reference_to_something_the_user_has_is_not_a_general_stateme
         sims = {k: float(v @ m.embedding) for k, m in known.items()}
         plan_sentence(plan, a, v, known, sims, alone, CFG)
         assert plan.decisions[-1].outcome == outcome, sentence
+
+
+@pytest.mark.parametrize(("share", "outcome"), [(0.5, "stored"), (0.0, "reinforced")])
+def test_a_fact_that_only_reads_alike_is_not_restated(share: float, outcome: str) -> None:
+    """Two facts about the user share the label, which raises their cosine: a
+    sentence restates a fact only if the fact holds ``restated_topic_share`` of
+    its content words, so "my family keeps me going" is not "User will plan a
+    big trip" said again."""
+    cfg = CFG.replace(restated_topic_share=share)
+    plan = LearnPlan()
+    a = analyze_text("My family keeps me going.", cfg)
+    v = vec(1, 0.45, 0, 0)  # cosine 0.91: under duplicate_similarity (0.92)
+    old = stored("m1", "User will plan a big trip.", vec(1, 0, 0, 0))
+    plan.vectors.append(v)
+    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    assert plan.decisions[-1].outcome == outcome
+    assert plan.reinforced == ([] if share else ["m1"])
+
+
+def test_shares_topic_leaves_the_label_out() -> None:
+    cfg = CFG
+    assert shares_topic("User resides in Berlin.", "User lives in Berlin.", cfg)  # 1 of 2
+    assert not shares_topic("User's family means everything.", "User will plan a big trip.", cfg)
+    # One of five words in common: under the default share, over a looser one.
+    five = ("User's family makes the hard weeks easier.", "User will make a big cake.")
+    assert not shares_topic(*five, cfg)
+    assert shares_topic(*five, cfg.replace(restated_topic_share=0.2))
+    assert shares_topic("User.", "User likes tea.", cfg)  # no content word: no test
+    assert shares_topic("Sam's family is great.", "Sam likes tea.", cfg.replace(restated_topic_share=0))

@@ -292,16 +292,39 @@ def _said_again(
         for c in candidates
         if c.memory.status == "active"
         and c.similarity >= bar
-        and restates(a.content, c.memory)
+        and _restated_by(a.content, c.memory, config)
         and not polarity_conflict(a.content, c.memory.content)
     ]
     return max(near, key=lambda c: c.similarity).memory if near else None
 
 
+def shares_topic(content: str, fact: str, config: Config) -> bool:
+    """Whether ``content`` says what ``fact`` says in part at least: the fact holds
+    ``restated_topic_share`` of its content words (crude stems, the user's label
+    left out).  The label in both raises their cosine, so two unrelated facts
+    about one person ("Sam's family makes it all worth it", "Sam will make
+    great memories") read alike (docs/tuning.md entry 48)."""
+    if config.restated_topic_share <= 0:
+        return True
+    label = topic_stems(config.user_label)
+    words = topic_stems(content) - label
+    if not words:
+        return True
+    held = len(words & (topic_stems(fact) - label))
+    return held >= config.restated_topic_share * len(words)
+
+
+def _restated_by(content: str, fact: Memory, config: Config) -> bool:
+    """``content`` restates ``fact``: no number or name the fact lacks, and a share
+    of the same content words."""
+    return restates(content, fact) and shares_topic(content, fact.content, config)
+
+
 def _nearest_restated(a: Analysis, candidates: Sequence[Candidate], config: Config) -> float | None:
     """The cosine novelty is measured against: the nearest active fact, or with
     ``novelty_restated_only`` the nearest one the sentence restates (it adds no
-    number or name that fact lacks): "I go to bed at 9pm these days" is news
+    number or name that fact lacks, and the fact holds ``restated_topic_share``
+    of its content words): "I go to bed at 9pm these days" is news
     after "User goes to bed at 11pm", however alike the two read.  With
     ``novelty_change_words``, a sentence that says a value was replaced
     (``REPLACEMENT_MARKERS``) restates only a fact that holds all its content
@@ -309,7 +332,7 @@ def _nearest_restated(a: Analysis, candidates: Sequence[Candidate], config: Conf
     after "User helps at the food bank"."""
     active = [c for c in candidates if c.memory.status == "active"]
     if config.novelty_restated_only:
-        active = [c for c in active if restates(a.content, c.memory)]
+        active = [c for c in active if _restated_by(a.content, c.memory, config)]
     if config.novelty_change_words and active and REPLACEMENT_MARKERS.search(a.sentence):
         words = topic_stems(a.content)
         active = [c for c in active if words <= topic_stems(c.memory.content)]

@@ -116,6 +116,11 @@ class Config:
     #: and falls below ``extraction_threshold`` only for want of novelty reinforces
     #: that fact instead of leaving no trace (0: dropped; docs/tuning.md entry 46).
     restated_reinforce_similarity: float = unit(0.75)
+    #: A sentence restates a stored fact (for novelty and for being reinforced as
+    #: said again) only if the fact holds at least this share of its content
+    #: words, the user's label left out: two facts about one person read alike
+    #: by cosine alone (0: any fact; docs/tuning.md entry 48).
+    restated_topic_share: float = unit(0.3)
     #: Label used when first-person sentences are rewritten as facts.
     user_label: str = "User"
     #: Keep each relative time of a stored fact with the date it names, from
@@ -217,8 +222,8 @@ class Config:
     #: the coverage (a name never seen weighs all of it).
     unknown_term_weight: float = unit(0.2)
     #: A memory with evidence is injected only if its R is at least this share of
-    #: the best candidate's R (0 turns the margin off).
-    relevance_margin: float = unit(0.5)
+    #: the best candidate's R (0 turns the margin off; docs/tuning.md entries 26, 48).
+    relevance_margin: float = unit(0.53)
     #: recency = e^(-rate × hours since created).
     recency_rate: float = nonneg(0.005)
     #: Turns of history used for the continuity component.
@@ -725,6 +730,7 @@ class Config:
             newer_first_states_lend=False,
             restore_elided_subject=False,
             restated_reinforce_similarity=0.0,
+            restated_topic_share=0.0,
         )
         return from_options(base, changes)
 
