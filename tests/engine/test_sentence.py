@@ -44,6 +44,18 @@ def stored(mid: str, content: str, v: np.ndarray, **kw: object) -> Memory:
     )
 
 
+def _said_near(sentence: str, fact: str, cfg: Config) -> LearnPlan:
+    """The plan of ``sentence`` beside one stored ``fact`` at cosine 0.91 (under
+    ``duplicate_similarity``, 0.92)."""
+    plan = LearnPlan()
+    a = analyze_text(sentence, cfg)
+    v = vec(1, 0.45, 0, 0)
+    old = stored("m1", fact, vec(1, 0, 0, 0))
+    plan.vectors.append(v)
+    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    return plan
+
+
 def test_gate_names_what_is_not_a_fact_unless_forced() -> None:
     assert gate(analyze_text("Where should I eat tonight?", CFG), False, CFG) == "question"
     assert gate(analyze_text("Thanks so much!", CFG), False, CFG) == "chit-chat"
@@ -133,12 +145,8 @@ def test_a_near_copy_with_a_new_value_is_news(restated_only: bool, outcome: str)
     """Novelty is measured against the facts the sentence restates: a near copy
     that brings a new number ("9pm" after "11pm") is not old news."""
     cfg = Config(novelty_restated_only=restated_only)
-    plan = LearnPlan()
-    a = analyze_text("I go to bed at 9pm.", cfg)
-    v = vec(1, 0.45, 0, 0)  # cosine 0.91 with the stored fact: novelty 0.18 against it
-    old = stored("m1", "User goes to bed at 11pm.", vec(1, 0, 0, 0))
-    plan.vectors.append(v)
-    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    # cosine 0.91 with the stored fact: novelty 0.18 against it
+    plan = _said_near("I go to bed at 9pm.", "User goes to bed at 11pm.", cfg)
     assert plan.decisions[-1].outcome == outcome
 
 
@@ -147,24 +155,14 @@ def test_a_restatement_stays_old_news_and_reinforces_what_it_restates(bar: float
     """Said again in other words (below the duplicate cosine): not stored, and with
     ``restated_reinforce_similarity`` the fact it restates is reinforced."""
     cfg = CFG.replace(restated_reinforce_similarity=bar)
-    plan = LearnPlan()
-    a = analyze_text("I go to bed at 11pm, as always.", cfg)
-    v = vec(1, 0.45, 0, 0)  # cosine 0.91: under duplicate_similarity (0.92)
-    old = stored("m1", "User goes to bed at 11pm.", vec(1, 0, 0, 0))
-    plan.vectors.append(v)
-    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    plan = _said_near("I go to bed at 11pm, as always.", "User goes to bed at 11pm.", cfg)
     assert plan.decisions[-1].outcome == outcome and not plan.new
     assert plan.decisions[-1].novelty < 0.5
     assert plan.reinforced == (["m1"] if bar else [])
 
 
 def test_a_sentence_that_tells_a_change_never_reinforces_the_old_value() -> None:
-    plan = LearnPlan()
-    a = analyze_text("These days I go to bed at 11pm.", CFG)
-    v = vec(1, 0.45, 0, 0)
-    old = stored("m1", "User goes to bed at 11pm.", vec(1, 0, 0, 0))
-    plan.vectors.append(v)
-    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), CFG)
+    plan = _said_near("These days I go to bed at 11pm.", "User goes to bed at 11pm.", CFG)
     assert plan.decisions[-1].outcome != "reinforced" and not plan.reinforced
 
 
@@ -173,12 +171,9 @@ def test_a_change_to_a_new_value_is_news(change_words: bool, outcome: str) -> No
     """A sentence that tells a change ("now ... instead") and brings content words the
     near fact lacks is measured as news, not against that fact."""
     cfg = CFG.replace(novelty_change_words=change_words)
-    plan = LearnPlan()
-    a = analyze_text("I help at the animal shelter now instead of the food bank.", cfg)
-    v = vec(1, 0.45, 0, 0)  # cosine 0.91 with the stored fact
-    old = stored("m1", "User helps at the food bank.", vec(1, 0, 0, 0))
-    plan.vectors.append(v)
-    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    plan = _said_near(
+        "I help at the animal shelter now instead of the food bank.", "User helps at the food bank.", cfg
+    )
     assert plan.decisions[-1].outcome == outcome
 
 
@@ -207,12 +202,7 @@ def test_a_fact_that_only_reads_alike_is_not_restated(share: float, outcome: str
     its content words, so "my family keeps me going" is not "User will plan a
     big trip" said again."""
     cfg = CFG.replace(restated_topic_share=share)
-    plan = LearnPlan()
-    a = analyze_text("My family keeps me going.", cfg)
-    v = vec(1, 0.45, 0, 0)  # cosine 0.91: under duplicate_similarity (0.92)
-    old = stored("m1", "User will plan a big trip.", vec(1, 0, 0, 0))
-    plan.vectors.append(v)
-    plan_sentence(plan, a, v, {"m1": old}, {"m1": float(v @ old.embedding)}, facts(), cfg)
+    plan = _said_near("My family keeps me going.", "User will plan a big trip.", cfg)
     assert plan.decisions[-1].outcome == outcome
     assert plan.reinforced == ([] if share else ["m1"])
 
