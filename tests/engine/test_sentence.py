@@ -217,3 +217,10 @@ def test_shares_topic_leaves_the_label_out() -> None:
     assert shares_topic(*five, cfg.replace(restated_topic_share=0.2))
     assert shares_topic("User.", "User likes tea.", cfg)  # no content word: no test
     assert shares_topic("Sam's family is great.", "Sam likes tea.", cfg.replace(restated_topic_share=0))
+
+
+def test_shares_topic_takes_out_the_label_not_words_that_begin_like_it() -> None:
+    cfg = CFG.replace(user_label="Carmen")
+    # "car" is the crude stem of "Carmen" too: only the label itself is left out.
+    assert shares_topic("Carmen's car broke down.", "Carmen sold the car.", cfg)
+    assert not shares_topic("Carmen's garden is lovely.", "Carmen sold the car.", cfg)

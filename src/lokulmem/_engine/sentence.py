@@ -302,16 +302,21 @@ def shares_topic(content: str, fact: str, config: Config) -> bool:
     """Whether ``content`` says what ``fact`` says in part at least: the fact holds
     ``restated_topic_share`` of its content words (crude stems, the user's label
     left out).  The label in both raises their cosine, so two unrelated facts
-    about one person ("Sam's family makes it all worth it", "Sam will make
-    great memories") read alike (docs/tuning.md entry 48)."""
+    about one person ("Sam's family keeps Sam going", "Sam will plan a big
+    trip") read alike (docs/tuning.md entry 48)."""
     if config.restated_topic_share <= 0:
         return True
-    label = topic_stems(config.user_label)
-    words = topic_stems(content) - label
+    words = _topic_without_label(content, config.user_label)
     if not words:
         return True
-    held = len(words & (topic_stems(fact) - label))
+    held = len(words & _topic_without_label(fact, config.user_label))
     return held >= config.restated_topic_share * len(words)
+
+
+def _topic_without_label(text: str, label: str) -> frozenset[str]:
+    """``topic_stems`` of ``text`` with the user's label (and its possessive) taken
+    out first, so a word that merely begins like the label still counts."""
+    return topic_stems(re.sub(rf"\b{re.escape(label)}(?:'s)?(?!\w)", " ", text))
 
 
 def _restated_by(content: str, fact: Memory, config: Config) -> bool:
