@@ -1,6 +1,6 @@
 """Knowledge update: after a fact changes, is the current one injected first?
 
-    python -m eval.knowledge_update [PATH] [--set key=value ...] [--prd]
+    python -m eval.knowledge_update [PATH] [--crowd] [--set key=value ...] [--prd]
 
 The set (``eval/data/knowledge_update.jsonl``, written by us) holds a fact,
 its change (said with or without a temporal marker, in the ways people say
@@ -18,6 +18,17 @@ on day 20 (another session), the question on day 40 through
 ``get_injection_preview`` with default options (nothing reinforced; a
 question mid-conversation, so no proactive push).
 
+**In a crowd** (``--crowd``).  Each store above holds only the case's own
+facts, so any rule that ranks the newer of two similar facts first passes,
+however few places it looks at.  With ``--crowd`` each case starts from a
+store that already holds the life of the team's written conversations
+(``scripts/data/consistent_conversations.jsonl``: 30 people's 717 messages,
+learned as one user's over the 60 days before day 0, two hours apart): the
+fact and its change then compete with some 700 other memories, among them
+other facts on the same topics, as in a store after months of use.  The
+crowd is learned once per run (with the options under test) and copied for
+each case.
+
 **Metrics.**
 
 * ``current_first``: a memory with the new value is injected, and above every
@@ -32,7 +43,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +55,10 @@ from lokulmem import LokulMem, ManualClock
 from .common import add_config_args, config_label, config_options, emit, model, pct, table
 
 CASES = Path(__file__).resolve().parent / "data" / "knowledge_update.jsonl"
+#: The team's written conversations (no contradictions in them): the crowd.
+CROWD = Path(__file__).resolve().parents[1] / "scripts" / "data" / "consistent_conversations.jsonl"
+#: Hours between two crowd messages (717 messages: about 60 days).
+CROWD_GAP_HOURS = 2.0
 
 
 def _words(text: str) -> str:
@@ -61,10 +78,45 @@ def _first(contents: Sequence[str], word: str, *, without: str | None = None) ->
     return None
 
 
-def run_case(case: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-    """One case in a fresh in-memory store; what was injected and what fired."""
+def build_crowd(folder: Path, options: dict[str, Any]) -> tuple[Path, int]:
+    """The crowd store (module doc) in ``folder``, and its clock's time at the end (ms)."""
     clock = ManualClock()
-    with LokulMem(storage="memory", embedder=model(), clock=clock, executor="inline", **options) as mem:
+    path = folder / "crowd.sqlite"
+    people = [json.loads(line) for line in CROWD.read_text().splitlines() if line.strip()]
+    with LokulMem(path=path, embedder=model(), clock=clock, executor="inline", **options) as mem:
+        for person in people:
+            for n, turn in enumerate(person["turns"]):
+                mem.learn(turn, session_id=f"crowd-{person['id']}-{n // 5}")
+                clock.advance(hours=CROWD_GAP_HOURS)
+        mem.wait_for_maintenance()
+    return path, clock.now_ms()
+
+
+def _store(
+    crowd: tuple[Path, int] | None, folder: Path, case_id: object, options: dict[str, Any]
+) -> tuple[LokulMem, ManualClock]:
+    """A fresh store for one case: empty and in memory, or a copy of the crowd."""
+    clock = ManualClock()
+    if crowd is None:
+        return LokulMem(storage="memory", embedder=model(), clock=clock, executor="inline", **options), clock
+    source, end_ms = crowd
+    path = folder / f"case-{case_id}.sqlite"
+    shutil.copyfile(source, path)
+    clock.set(end_ms)
+    return LokulMem(path=path, embedder=model(), clock=clock, executor="inline", **options), clock
+
+
+def run_case(
+    case: dict[str, Any],
+    options: dict[str, Any],
+    *,
+    crowd: tuple[Path, int] | None = None,
+    folder: Path | None = None,
+) -> dict[str, Any]:
+    """One case in a fresh store (empty, or a copy of ``crowd`` in ``folder``);
+    what was injected and what fired."""
+    mem, clock = _store(crowd, folder or Path(tempfile.gettempdir()), case["id"], options)
+    with mem:
         mem.learn(case["fact"], session_id="before")
         clock.advance(days=20)
         fired = mem.learn(case["change"], session_id="after").contradictions
@@ -87,8 +139,14 @@ def run_case(case: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def evaluate(cases: Sequence[dict[str, Any]], options: dict[str, Any] | None = None) -> dict[str, Any]:
-    rows = [run_case(c, options or {}) for c in cases]
+def evaluate(
+    cases: Sequence[dict[str, Any]], options: dict[str, Any] | None = None, *, crowd: bool = False
+) -> dict[str, Any]:
+    options = options or {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        built = build_crowd(folder, options) if crowd else None
+        rows = [run_case(c, options, crowd=built, folder=folder) for c in cases]
     changes = [r for r in rows if r["kind"] == "change"]
     restated = [r for r in rows if r["kind"] == "restatement"]
 
@@ -96,6 +154,7 @@ def evaluate(cases: Sequence[dict[str, Any]], options: dict[str, Any] | None = N
         return statistics.fmean(float(r[key]) for r in rs) if rs else 0.0
 
     return {
+        "crowd": crowd,
         "cases": len(rows),
         "changes": len(changes),
         "restatements": len(restated),
@@ -116,10 +175,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("path", nargs="?", default=str(CASES), help=f"labeled set (default {CASES.name})")
     parser.add_argument("--limit", type=int, help="first N cases only")
+    parser.add_argument(
+        "--crowd", action="store_true", help="each case in a store that already holds ~700 other memories"
+    )
     add_config_args(parser)
     args = parser.parse_args(argv)
     cases = [json.loads(line) for line in Path(args.path).read_text().splitlines() if line.strip()]
-    f = evaluate(cases[: args.limit] if args.limit else cases, config_options(args))
+    f = evaluate(cases[: args.limit] if args.limit else cases, config_options(args), crowd=args.crowd)
     table(
         ["cases", "current first (>95)", "changes", "restatements", "change recognised", "old injected"],
         [
@@ -132,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 pct(f["old_injected"]),
             ]
         ],
-        title="Knowledge update, product path (%)",
+        title="Knowledge update, product path (%)" + (" in a crowd" if args.crowd else ""),
     )
     if f["misses"]:
         print("current fact not first for case ids:", " ".join(map(str, f["misses"])))

@@ -31,6 +31,7 @@ COMMANDS: dict[str, list[str]] = {
     "prd": ["bench/bench_prd.py", "--runs", "50"],
     "retrieval": ["-m", "eval.retrieval"],
     "knowledge_update": ["-m", "eval.knowledge_update"],
+    "knowledge_update_crowd": ["-m", "eval.knowledge_update", "--crowd"],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
     # Needs the bench-only packages (pip install chromadb mem0ai) in this interpreter.
     "side_by_side": ["bench/side_by_side.py", "--n", "10000", "--runs", "50"],

@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 from eval import contradiction, extraction, knowledge_update, locomo, retrieval
+from eval.common import model
+
+from lokulmem import LokulMem
 
 # Team-written, tiny files in each dataset's format (not copies of the data).
 FIXTURES = Path(__file__).resolve().parents[1] / "eval" / "data" / "fixtures"
@@ -71,6 +74,22 @@ def test_knowledge_update_on_the_team_set(capsys: pytest.CaptureFixture[str]) ->
     assert f["cases"] == 12 and f["changes"] == 12 and 0 <= f["current_first"] <= 1
     # Case 1 (Leeds → "I moved to York last month") is a plain move: York must come first.
     assert 1 not in f["misses"]
+
+
+def test_knowledge_update_in_a_crowd(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two of the written conversations (the full crowd takes ~15 s to learn).
+    crowd = tmp_path / "crowd.jsonl"
+    crowd.write_text("\n".join(knowledge_update.CROWD.read_text().splitlines()[:2]) + "\n")
+    monkeypatch.setattr(knowledge_update, "CROWD", crowd)
+    path, end_ms = knowledge_update.build_crowd(tmp_path, {})
+    with LokulMem(path=path, embedder=model()) as mem:
+        assert mem.manage().stats().total >= 30  # the crowd is in the store
+    assert end_ms > 0
+    knowledge_update.main(["--limit", "3", "--crowd"])
+    f = _last_json(capsys)
+    assert f["crowd"] is True and f["cases"] == 3 and 1 not in f["misses"]
 
 
 def test_knowledge_update_matches_a_phrase_in_the_third_person_rewrite() -> None:

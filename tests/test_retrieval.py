@@ -4,7 +4,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from lokulmem import AugmentResult, LokulMem, ManualClock, MiniLMEmbedder, ValidationError
+from lokulmem import AugmentResult, Config, LokulMem, ManualClock, MiniLMEmbedder, ValidationError
 from lokulmem.retrieval import BLOCK_END, BLOCK_START
 
 
@@ -187,6 +187,47 @@ def test_the_current_fact_is_injected_before_the_one_it_replaced(mem: LokulMem, 
     lisbon = next(i for i, line in enumerate(lines) if "Lisbon" in line)
     berlin = next(i for i, line in enumerate(lines) if line.startswith("• User lives in Berlin."))
     assert lisbon < berlin and "no longer current" in lines[berlin]
+
+
+#: Remarks that share the words of "What city am I based in?" but answer nothing.
+_CITY_REMARKS = (
+    "I love how green the city gets in spring.",
+    "The city centre is packed with tourists every weekend.",
+    "I'm more of a city person than a countryside one.",
+    "Our city finally opened the new tram line.",
+    "I spent the afternoon in the city library.",
+)
+
+
+@pytest.mark.parametrize("pool", [50, 2])
+def test_a_fact_that_sets_the_asked_attribute_is_injected_among_remarks_with_its_words(
+    make_mem: Callable[..., LokulMem], clock: ManualClock, pool: int
+) -> None:
+    """The current fact shares no word with the question and reads far from it;
+    the remarks do both.  It sets the attribute the question asks about, so it
+    joins the candidates (even when the vector search keeps only ``pool``) and
+    its bonus carries it over the margin; without the bonus it is left out."""
+    injected: dict[float, list[str]] = {}
+    for bonus in (0.0, Config().asked_attribute_bonus):
+        mem = make_mem(asked_attribute_bonus=bonus, candidate_pool=pool)
+        mem.learn("I'm based in Porto.", session_id="a")
+        clock.advance(days=10)
+        fired = mem.learn("I'm in Valencia now, the move went fine.", session_id="b").contradictions
+        assert fired and fired[0].existing.content == "User is based in Porto."
+        for remark in _CITY_REMARKS:
+            clock.advance(hours=5)
+            assert mem.learn(remark, session_id="c").extracted, remark
+        clock.advance(days=10)
+        r = mem.augment("What city am I based in?", debug=True)
+        assert r.debug is not None
+        injected[bonus] = [i.memory.content for i in r.debug.injected]
+        if bonus:
+            counts = next(s.counts for s in r.debug.stages if s.name == "candidates")
+            assert counts["asked"] == (1 if pool == 2 else 0)
+            top = next(c for c in r.debug.candidates if "Valencia" in c.memory.content)
+            assert top.breakdown.attribute == bonus
+    assert not any("Valencia" in c for c in injected[0.0])
+    assert any("Valencia" in c for c in injected[Config().asked_attribute_bonus])
 
 
 def test_a_question_phrased_like_a_superseded_fact_gets_its_replacement(

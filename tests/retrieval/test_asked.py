@@ -12,6 +12,11 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("What's my home town?", {"user.residence"}),
         ("What does my sister do?", {"sister.job", "sister.employer"}),
         ("What is my job?", {"user.job", "user.employer"}),
+        ("What do I do for a living?", {"user.job", "user.employer"}),
+        ("what do i do", {"user.job", "user.employer"}),
+        ("What do I do on Sundays?", set()),  # a pastime, not a job
+        ("Where do I work out?", set()),  # a gym, not an employer
+        ("Where do I work these days?", {"user.employer", "user.job"}),
         ("Who do I work for?", {"user.employer", "user.job"}),
         ("What is my sister's job?", {"sister.job", "sister.employer"}),
         ("What's my partner's name?", {"partner.name"}),

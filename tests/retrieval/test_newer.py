@@ -234,3 +234,29 @@ def test_a_change_of_another_kind_of_attribute_does_not_inherit() -> None:
     assert ids(ranked) == ["old", "new"] and not moved
     ranked, moved = newer_first([old, new("user.residence:city")], cfg, relevant={"old"})
     assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
+
+
+def _with_bonus(s: Scored, bonus: float) -> Scored:
+    b = ScoreBreakdown(
+        semantic=s.breakdown.semantic, recency=0.0, strength=0.0, continuity=0.0, attribute=bonus
+    )
+    return Scored(s.memory, s.similarity, b, s.match)
+
+
+def test_the_attribute_bonus_never_lifts_an_older_slot_fact_over_a_newer_better_match() -> None:
+    """A change of the asked slot no rule recognised: the older fact sets the slot and
+    gets the bonus, the newer memory (no marker word, no slot) matched better."""
+    cfg = CFG.replace(newer_first_pair_threshold=0.0)
+    slot = item("slot", vec(1, 0.2, 0, 0), 0.40, content="User is engaged.", attribute="user.status")
+    news = item("news", vec(1, 0, 0.3, 0), 0.45, day=20, content="User got married.")
+    lifted = _with_bonus(slot, 0.5)
+    ranked, moved = newer_first([lifted, news], cfg)
+    assert ids(ranked) == ["news", "slot"] and moved == {"news": "slot"}
+    # It matched worse (beyond the bonus): the slot fact keeps its place ...
+    weaker = item("news", vec(1, 0, 0.3, 0), 0.30, day=20, content="User got married.")
+    assert ids(newer_first([lifted, weaker], cfg)[0]) == ["slot", "news"]
+    # ... and so it does when the newer memory is the older one (no change told).
+    early = item("news", vec(1, 0, 0.3, 0), 0.45, day=-20, content="User got married.")
+    assert ids(newer_first([lifted, early], cfg)[0]) == ["slot", "news"]
+    # Both set the slot (both have the bonus): the ordinary rule, which needs a marker.
+    assert ids(newer_first([_with_bonus(slot, 0.6), _with_bonus(news, 0.5)], cfg)[0]) == ["slot", "news"]

@@ -8,6 +8,7 @@ import pytest
 from lokulmem import Config, Memory
 from lokulmem.retrieval import selection as sel
 from lokulmem.retrieval import stages as st
+from lokulmem.retrieval.scoring import explain
 
 NOW = 1_767_225_600_000
 CFG = Config()
@@ -55,6 +56,35 @@ def test_score_sums_its_components_best_first_and_skips_inactive() -> None:
     # injects it; its replacement stands where it stands).
     old = mem("old", vec(1, 0, 0, 0), status="superseded")
     assert "old" in [s.memory.id for s in scored(far, old, near)]
+
+
+def test_a_fact_of_the_asked_attribute_gets_its_bonus_in_the_breakdown() -> None:
+    slot = mem("slot", vec(0, 1, 0, 0), attribute="user.residence", attribute_value="lisbon")
+    other = mem("other", vec(0, 1, 0, 0), attribute="user.job", attribute_value="nurse")
+    typed = mem("typed", vec(0, 1, 0, 0), types=("location",))
+    remark = mem("remark", vec(1, 0.2, 0, 0))
+
+    def ranked(config: Config) -> list[st.Scored]:
+        pool = st.Pool(
+            memories=(remark, typed, other, slot),
+            similarities={m.id: float(m.embedding @ QUERY) for m in (remark, typed, other, slot)},  # type: ignore[operator]
+            lexical={"remark": 1.0},
+            asked=frozenset({"user.residence"}),
+            asked_types=frozenset({"location"}),
+        )
+        return st.score(pool, query=QUERY, turn_vectors=[], topic=None, now_ms=NOW, config=config)
+
+    out = ranked(CFG)
+    bonus = {s.memory.id: s.breakdown.attribute for s in out}
+    # Only the fact that sets the asked attribute: not another attribute, not a type.
+    assert bonus == {"slot": CFG.asked_attribute_bonus, "other": 0.0, "typed": 0.0, "remark": 0.0}
+    assert out[0].memory.id == "remark"  # the cosine and the key word still count
+    top = {s.memory.id: s.breakdown.total for s in out}
+    assert top["slot"] == pytest.approx(top["other"] + CFG.asked_attribute_bonus)
+    (mine,) = [s for s in out if s.memory.id == "slot"]
+    assert "sets what the question asks about" in explain(slot, mine.breakdown, 0.0, CFG)
+    off = ranked(Config(asked_attribute_bonus=0))
+    assert all(s.breakdown.attribute == 0 for s in off)
 
 
 def test_the_semantic_term_blends_the_message_vector_and_the_topic_gets_its_bonus() -> None:
@@ -116,6 +146,36 @@ def test_select_records_why_each_candidate_was_left_out() -> None:
     assert reasons["m0"] is None
 
 
+def test_the_margin_bar_leaves_out_the_attribute_bonus() -> None:
+    """The bonus lifts the slot fact over the bar; it does not raise the bar for
+    the other relevant memories."""
+    slot = mem("slot", vec(1, 0, 0, 0), attribute="user.residence", attribute_value="porto")
+    news = mem("news", vec(1, 1.2, 0, 0))
+    pool = st.Pool(
+        memories=(slot, news),
+        similarities={m.id: float(m.embedding @ QUERY) for m in (slot, news)},  # type: ignore[operator]
+        lexical={},
+        asked=frozenset({"user.residence"}),
+    )
+    ranked = st.rank(st.score(pool, query=QUERY, turn_vectors=[], topic=None, now_ms=NOW, config=CFG), 0.0)
+    totals = {s.memory.id: s.breakdown.total for s in ranked}
+    bonus = CFG.asked_attribute_bonus
+    # With the bonus in the best R, "news" would fall under the bar; without it, it passes.
+    assert totals["news"] < CFG.relevance_margin * totals["slot"]
+    assert totals["news"] >= CFG.relevance_margin * (totals["slot"] - bonus)
+    chosen, reasons = sel.select(
+        ranked,
+        floor=0.0,
+        limit=10,
+        budget=1000,
+        type_filter=None,
+        config=CFG,
+        counter=None,
+        proof={"slot": 1.0, "news": 1.0},
+    )
+    assert [s.memory.id for s, _ in chosen] == ["slot", "news"] and reasons["news"] is None
+
+
 def test_select_and_fit_keep_the_block_within_the_tokens_available() -> None:
     ranked = st.rank(scored(*[mem(f"m{i}", vec(1, i * 0.1, 0, 0)) for i in range(5)]), floor=0.0)
     line_tokens = len("- User fact m0.") // 4 + 8
@@ -149,7 +209,9 @@ def test_available_tokens_and_pool_merging() -> None:
         st.available_tokens(history, "z" * 40, CFG, None)
         == CFG.context_window_size - 100 - 100 - 10 - CFG.response_buffer
     )
-    extra = st.merge_ids(["a"], pinned=["a", "p"], lexical=["l", "a", "gone"], indexed=lambda i: i != "gone")
+    extra = st.merge_ids(
+        ["a"], first=["a", "p", "p"], lexical=["l", "a", "gone"], indexed=lambda i: i != "gone"
+    )
     assert extra == ["p", "l"]
     assert st.topic_of(None, [], QUERY) is None
     centroids = np.stack([vec(0, 1, 0, 0), vec(1, 0, 0, 0)])

@@ -1,6 +1,7 @@
 """The candidate stage of recall (I/O): vector hits, pinned memories, lexical
-matches, memories learned in the time asked about and the replacements of
-closed facts, with the key-term coverage the relevance test needs."""
+matches, memories learned in the time asked about, the facts of the attribute
+asked about and the replacements of closed facts, with the key-term coverage
+the relevance test needs."""
 
 from __future__ import annotations
 
@@ -126,6 +127,9 @@ class TextCandidates:
     lexical_best: float
     timed: list[str]
     pinned: list[str]
+    #: The active facts of the attributes the message asks about (all of them:
+    #: the nearest are kept once the query vector is known).
+    asked: list[str] = dataclasses.field(default_factory=list)
 
 
 def text_candidates(engine: Engine, parsed: QueryAnalysis) -> TextCandidates:
@@ -136,7 +140,24 @@ def text_candidates(engine: Engine, parsed: QueryAnalysis) -> TextCandidates:
     lexical, best = lexical_scores(engine, parsed.terms)
     span = parsed.time_range if cfg.time_range_bonus > 0 else None
     timed = engine.storage.created_between(span.start, span.end, cfg.time_range_pool) if span else []
-    return TextCandidates(lexical=lexical, lexical_best=best, timed=timed, pinned=engine.storage.pinned_ids())
+    asked: list[str] = []
+    if cfg.asked_attribute_bonus > 0:
+        for attribute in sorted(parsed.asked_attributes):
+            asked += engine.storage.ids_by_attribute(attribute)
+    return TextCandidates(
+        lexical=lexical, lexical_best=best, timed=timed, pinned=engine.storage.pinned_ids(), asked=asked
+    )
+
+
+def _nearest_asked(engine: Engine, query: Vector, asked: Sequence[str]) -> list[str]:
+    """The searchable facts of the asked attributes nearest ``query``, at most
+    ``asked_attribute_pool`` (a store may hold hundreds of ``sister.residence`` facts)."""
+    found = [i for i in dict.fromkeys(asked) if i in engine.index]
+    if len(found) <= engine.config.asked_attribute_pool:
+        return found
+    cosines = engine.index.similarities(query, found)
+    ranked = sorted(zip(found, cosines, strict=True), key=lambda x: -x[1])
+    return [i for i, _ in ranked[: engine.config.asked_attribute_pool]]
 
 
 def candidate_pool(
@@ -151,12 +172,14 @@ def candidate_pool(
     span = parsed.time_range if cfg.time_range_bonus > 0 else None
     timed = [i for i in text.timed if i in engine.index]
     pinned = text.pinned
-    extra = st.merge_ids(ids, [*pinned, *timed], text.lexical, lambda i: i in engine.index)
+    asked = _nearest_asked(engine, query, text.asked) if text.asked else []
+    extra = st.merge_ids(ids, [*pinned, *timed, *asked], text.lexical, lambda i: i in engine.index)
     counts = {
         "vector": len(ids),
         "pinned": len(set(pinned) - set(ids)),
         "time": len(set(timed) - set(ids) - set(pinned)),
-        "lexical": len(set(extra) - set(pinned) - set(timed)),
+        "asked": len(set(asked) - set(ids) - set(pinned) - set(timed)),
+        "lexical": len(set(extra) - set(pinned) - set(timed) - set(asked)),
     }
     cosines = [h.similarity for h in hits] + engine.index.similarities(query, extra)
     ids += extra
@@ -184,7 +207,7 @@ def candidate_pool(
         lexical=text.lexical,
         lexical_best=text.lexical_best,
         coverage=term_coverage(engine, parsed, ids) if evidence else None,
-        asked=frozenset(parsed.asked_attributes) if evidence else frozenset(),
+        asked=frozenset(parsed.asked_attributes),
         asked_types=frozenset(parsed.asked_types) if evidence else frozenset(),
         time_range=span,
         time_only=span is not None and parsed.time_only,

@@ -213,6 +213,15 @@ class Config:
     #: Evidence added to a fact that sets the attribute the query asks about
     #: ("Where do I live?" → ``user.residence``).
     relevance_attribute_weight: float = nonneg(0.3)
+    #: Added to R of a fact that sets the attribute the query asks about ("Where
+    #: do I live?" and "User is in Vancouver now."), whose words and vector may be
+    #: far from the question: in a store of many remarks that share its words
+    #: ("User loves living close to the city centre.") it would rank below them,
+    #: and fall under ``relevance_margin`` (0: off; docs/tuning.md entry 49).
+    asked_attribute_bonus: float = nonneg(0.5)
+    #: The active facts of the asked attribute that join the candidate pool at
+    #: most (nearest the query first), whether or not the vector search found them.
+    asked_attribute_pool: int = posint(10)
     #: Added to R, and to the evidence of relevance, of a memory learned in the
     #: time the query names ("last May", "three weeks ago"; 0: no time stage).
     time_range_bonus: float = nonneg(0.1)
@@ -413,8 +422,9 @@ class Config:
     newer_first_min_hours: float = nonneg(1.0)
     #: ... and scores at most this much above it.
     newer_first_margin: float = nonneg(0.3)
-    #: Places at the top of the ranking the rule looks at.
-    newer_first_window: int = posint(12)
+    #: Places at the top of the ranking the rule looks at (docs/tuning.md entry 49:
+    #: 12 reordered LoCoMo's top places for no knowledge-update gain).
+    newer_first_window: int = posint(5)
     #: Only a memory that says a state changed or holds now ("now", "switched", "no
     #: longer": ``lexicon.CHANGE_MARKERS``), in its content or its message, moves.
     newer_first_needs_marker: bool = True
@@ -731,6 +741,7 @@ class Config:
             restore_elided_subject=False,
             restated_reinforce_similarity=0.0,
             restated_topic_share=0.0,
+            asked_attribute_bonus=0.0,
         )
         return from_options(base, changes)
 

@@ -96,6 +96,9 @@ class ScoreBreakdown:
     time: float = 0.0
     #: Second-pass bonus for a knowledge-graph neighbour of one of the best results.
     graph: float = 0.0
+    #: Bonus for a fact that sets the typed attribute the query asks about
+    #: ("Where do I live?": ``user.residence``; ``Config.asked_attribute_bonus``).
+    attribute: float = 0.0
 
     @property
     def total(self) -> float:
@@ -108,6 +111,7 @@ class ScoreBreakdown:
             + self.lexical
             + self.time
             + self.graph
+            + self.attribute
         )
 
 

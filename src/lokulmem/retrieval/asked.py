@@ -41,7 +41,7 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (
         ("employer", "job"),
         (
-            rf"\bwhere\s+(?:do|does)\s+{_SUBJ}\s+(?:\w+\s+)?work\b",
+            rf"\bwhere\s+(?:do|does)\s+{_SUBJ}\s+(?:\w+\s+)?work\b(?!\s+out)",
             rf"\bwho\s+(?:do|does)\s+{_SUBJ}\s+work\s+for\b",
             rf"\b(?:which|what)\s+(?:company|firm|employer)\s+(?:do|does)\s+{_SUBJ}\s+work\b",
             rf"\b{_POSS}\s+(?:employer|company|workplace)\b",
@@ -50,7 +50,8 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (
         ("job", "employer"),
         (
-            rf"\bwhat\s+(?:do|does)\s+{_SUBJ}\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\b",
+            # "What does my sister do?", "… for a living": not "What do I do on Sundays?".
+            rf"\bwhat\s+(?:do|does)\s+{_SUBJ}\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\s*(?:[?.!]|$)",
             rf"\b{_POSS}\s+(?:job|profession|occupation|career|role|position)\b",
         ),
     ),

@@ -110,7 +110,8 @@ def newer_first(
         else:
             marked = not config.newer_first_needs_marker or _tells_change(newer)
             says = config.newer_first_inherits and _says_change(newer)
-            if not (marked or says or use_head):
+            # Without a bonus of its own it may stand where only the bonus put it.
+            if not (marked or says or use_head or newer.breakdown.attribute == 0):
                 continue
         for at, i in enumerate(order[: order.index(j)]):
             if i >= window:  # a newer memory moved up from below the window
@@ -121,7 +122,10 @@ def newer_first(
                 continue
             # An inheritance needs no other word for the change: the newer's own tells it.
             if _follows(older, newer, float(cosines[j, i]), config, margin=not inherits) and (
-                marked or inherits or _head_vouches(head, older, newer, vectors[i], vectors[j], config)
+                marked
+                or inherits
+                or _only_the_bonus(older, newer)
+                or (use_head and _head_vouches(head, older, newer, vectors[i], vectors[j], config))
             ):
                 order.remove(j)
                 order.insert(at, j)
@@ -173,8 +177,24 @@ def _follows(older: Scored, newer: Scored, cosine: float, config: Config, *, mar
         not older.memory.pinned
         and newer.memory.created_at - older.memory.created_at >= gap_ms
         and cosine >= alike
-        and (not margin or older.breakdown.total - newer.breakdown.total <= config.newer_first_margin)
+        and (not margin or _matched(older) - _matched(newer) <= config.newer_first_margin)
     )
+
+
+def _only_the_bonus(older: Scored, newer: Scored) -> bool:
+    """Whether only the asked-attribute bonus put ``older`` above ``newer``: the newer
+    memory matched the question at least as well.  The bonus lifts the fact of the
+    slot asked about over other memories, never over a newer one about the same
+    thing (a change of that slot no rule recognised: "User is engaged to Sam." /
+    "User and Sam got married in June.")."""
+    return older.breakdown.attribute > newer.breakdown.attribute and _matched(newer) >= _matched(older)
+
+
+def _matched(s: Scored) -> float:
+    """R without the asked-attribute bonus: how well the memory matches the question.
+    The bonus says which fact sets the slot asked about, not that a newer memory
+    about the same thing is far below it (an unrecognised change of that slot)."""
+    return s.breakdown.total - s.breakdown.attribute
 
 
 def _other_kind(older: Scored, newer: Scored) -> bool:

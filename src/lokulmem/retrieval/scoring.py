@@ -3,6 +3,7 @@
     R = w1·cos(m, q) + w2·e^(-rate·hours_since_created) + w3·strength/3 + w4·max cos(m, last turns)
         [+ w_lex·bm25(m, key terms of q)/best bm25] [+ cluster bonus] [+ time-range bonus]
         [+ graph bonus: a knowledge-graph neighbour of a top result]
+        [+ asked-attribute bonus: a fact that sets the attribute the query asks about]
 
 Pinned memories take 1.0 for the strength term.  Cosines are clipped to [0, 1]
 so every component stays in [0, 1] and R ≤ Σw.
@@ -29,6 +30,7 @@ def breakdown(
     cluster_bonus: float = 0.0,
     lexical: float = 0.0,
     time_bonus: float = 0.0,
+    attribute_bonus: float = 0.0,
 ) -> ScoreBreakdown:
     """Weighted components of R for one memory (they sum to the score)."""
     w = config.retrieval_weights
@@ -51,6 +53,7 @@ def breakdown(
         cluster=cluster_bonus,
         lexical=w.lexical * max(0.0, min(1.0, lexical)),
         time=time_bonus,
+        attribute=attribute_bonus,
     )
 
 
@@ -80,6 +83,8 @@ def explain(memory: Memory, b: ScoreBreakdown, similarity: float, config: Config
         parts.append("learned in the time asked about")
     if b.graph > 0:
         parts.append("linked to a top result")
+    if b.attribute > 0:
+        parts.append("sets what the question asks about")
     if w.lexical and b.lexical / w.lexical >= 0.5:
         parts.append("shares key words with the message")
     return " + ".join(parts) if parts else "above relevance threshold"

@@ -146,11 +146,17 @@ def _margin_bar(
     proof: Mapping[str, float] | None,
     config: Config,
 ) -> float:
-    """``relevance_margin`` × the best R among the candidates with evidence."""
+    """``relevance_margin`` × the best R among the candidates with evidence, the
+    asked-attribute bonus left out: it lifts the facts of the slot asked about
+    over the bar, it does not raise the bar for every other memory."""
     if proof is None or config.relevance_margin <= 0:
         return 0.0
     best = max(
-        (s.breakdown.total for s in ranked if _gate(s, floor, type_filter, proof, 0.0, config) is None),
+        (
+            s.breakdown.total - s.breakdown.attribute
+            for s in ranked
+            if _gate(s, floor, type_filter, proof, 0.0, config) is None
+        ),
         default=0.0,
     )
     return config.relevance_margin * best

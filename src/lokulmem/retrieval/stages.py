@@ -86,9 +86,13 @@ class Pool:
     #: The memory types the query asks about as a whole (:func:`.asked.asked_types`).
     asked_types: frozenset[str] = frozenset()
 
+    def sets_asked(self, memory: Memory) -> bool:
+        """Whether ``memory`` sets an attribute the query asks for (not only a type)."""
+        return memory.attribute is not None and memory.attribute in self.asked
+
     def asks_for(self, memory: Memory) -> bool:
         """Whether ``memory`` sets the attribute, or is of a type, the query asks for."""
-        if memory.attribute is not None and memory.attribute in self.asked:
+        if self.sets_asked(memory):
             return True
         return bool(self.asked_types) and not self.asked_types.isdisjoint(memory.types)
 
@@ -145,13 +149,21 @@ def successors(memories: Iterable[Memory], known: Iterable[str]) -> list[str]:
 
 
 def merge_ids(
-    hit_ids: Sequence[str], pinned: Iterable[str], lexical: Iterable[str], indexed: Callable[[str], bool]
+    hit_ids: Sequence[str], first: Iterable[str], lexical: Iterable[str], indexed: Callable[[str], bool]
 ) -> list[str]:
-    """The ids the index did not return but that join the pool: pinned first, then
-    lexical matches that are searchable (active, in the index), each once."""
+    """The ids the index did not return but that join the pool: ``first`` (pinned,
+    learned in the time asked about, of the attribute asked about), then lexical
+    matches that are searchable (active, in the index), each once."""
     seen = set(hit_ids)
-    extra = [i for i in pinned if i not in seen]
-    extra += [i for i in lexical if i not in seen and i not in set(extra) and indexed(i)]
+    extra: list[str] = []
+    for i in first:
+        if i not in seen:
+            seen.add(i)
+            extra.append(i)
+    for i in lexical:
+        if i not in seen and indexed(i):
+            seen.add(i)
+            extra.append(i)
     return extra
 
 
@@ -198,6 +210,7 @@ def score(
             cluster_bonus=bonus,
             lexical=pool.lexical.get(m.id, 0.0),
             time_bonus=config.time_range_bonus if pool.in_time(m) else 0.0,
+            attribute_bonus=config.asked_attribute_bonus if pool.sets_asked(m) else 0.0,
         )
         out.append(Scored(m, pool.similarities[m.id], b, max(0.0, min(1.0, sim))))
     out.sort(key=lambda s: -s.breakdown.total)
