@@ -20,8 +20,11 @@ def test_attributes_carry_entity_and_value() -> None:
     ("sentence", "key", "value"),
     [
         ("I live alone.", "user.household", "alone"),
+        ("I live alone in a tiny studio.", "user.household", "alone"),
         ("I live with my wife and two kids.", "user.household", "wife"),
         ("I moved into my own flat.", "user.household", "own place"),
+        ("I moved out into my own apartment last spring.", "user.household", "own place"),
+        ("My boyfriend moved in with me in March.", "user.household", "boyfriend"),
         ("I'm a Mac user.", "user.platform:computer", "mac"),
         ("I switched to a Pixel.", "user.platform:phone", "android"),
         ("Now I cycle to work.", "user.commute", "bike"),

@@ -17,6 +17,14 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("What do I do on Sundays?", set()),  # a pastime, not a job
         ("Where do I work out?", set()),  # a gym, not an employer
         ("Where do I work these days?", {"user.employer", "user.job"}),
+        ("Who do I live with?", {"user.household"}),
+        ("Does my brother live alone?", {"brother.household"}),
+        ("How many hours do I work a week?", {"user.work_hours"}),
+        ("Do I work part-time?", {"user.work_hours"}),
+        ("Where do I work from?", {"user.work_mode"}),
+        ("How long do I sleep?", {"user.sleep"}),
+        ("How do I get to work?", {"user.commute"}),
+        ("Who do I work with?", set()),
         ("Who do I work for?", {"user.employer", "user.job"}),
         ("What is my sister's job?", {"sister.job", "sister.employer"}),
         ("What's my partner's name?", {"partner.name"}),

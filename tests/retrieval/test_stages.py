@@ -225,8 +225,10 @@ def test_a_closed_fact_never_ranks_above_the_fact_that_replaced_it() -> None:
     other = mem("other", vec(1, 0.5, 0, 0))
     ranked = st.rank(scored(old, mid, other, new), floor=0.0)
     order = [s.memory.id for s in ranked]
-    assert order.index("new") < order.index("mid") < order.index("old")
-    assert order.index("other") < order.index("new")  # nothing else moves
+    # The current fact takes the place of the best-ranked fact it replaced, the
+    # chain follows it newest first, and "other" keeps its order after them.
+    assert order == ["new", "mid", "old", "other"]
+    assert [s.memory.id for s in scored(old, mid, other, new)] == ["old", "mid", "other", "new"]
     alone = st.rank(scored(old, other), floor=0.0)  # its replacement is not a candidate
     assert alone[0].memory.id == "old"
     assert st.successors([old, mid, other], known=["old", "mid", "other"]) == ["new"]

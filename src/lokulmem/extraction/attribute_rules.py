@@ -36,14 +36,21 @@ _NEG = r"(?P<neg>\s+(?:no longer|not|never|don't|do not|doesn't|does not))?"
 
 _PATTERNS: tuple[tuple[str, str], ...] = (
     # Who one lives with: "I live alone" / "I live with my parents" / "I moved out".
+    # Alone is alone whatever follows ("I live alone in a studio").
+    ("household", r"\bi" + _ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own)\b"),
     (
         "household",
         r"\bi" + _ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own|with\s+[a-z' ]{2,40}?)" + _END,
     ),
     (
         "household",
-        r"\bi" + _ADV + r"\s+(?:moved|moving)\s+(?:out|into|to)\s+(?:a\s+place\s+of\s+my\s+own|"
-        r"my\s+own\s+(?P<v>place|apartment|flat|house|home))\b",
+        r"\bi" + _ADV + r"\s+(?:moved|moving)\s+(?:out(?:\s+(?:into|to))?|into|to)\s+"
+        r"(?:a\s+place\s+of\s+my\s+own|my\s+own\s+(?P<v>place|apartment|flat|house|home))\b",
+    ),
+    # Someone moved in: "My girlfriend moved in with me" (the household is with her).
+    (
+        "household",
+        r"\bmy\s+(?P<v>[a-z\-]+)\s+(?:just\s+|finally\s+)?(?:moved|has moved|is moving)\s+in\s+with\s+me\b",
     ),
     (
         "residence",

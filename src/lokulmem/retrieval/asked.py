@@ -41,7 +41,7 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (
         ("employer", "job"),
         (
-            rf"\bwhere\s+(?:do|does)\s+{_SUBJ}\s+(?:\w+\s+)?work\b(?!\s+out)",
+            rf"\bwhere\s+(?:do|does)\s+{_SUBJ}\s+(?:\w+\s+)?work\b(?!\s+(?:out|from)\b)",
             rf"\bwho\s+(?:do|does)\s+{_SUBJ}\s+work\s+for\b",
             rf"\b(?:which|what)\s+(?:company|firm|employer)\s+(?:do|does)\s+{_SUBJ}\s+work\b",
             rf"\b{_POSS}\s+(?:employer|company|workplace)\b",
@@ -53,6 +53,37 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             # "What does my sister do?", "… for a living": not "What do I do on Sundays?".
             rf"\bwhat\s+(?:do|does)\s+{_SUBJ}\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\s*(?:[?.!]|$)",
             rf"\b{_POSS}\s+(?:job|profession|occupation|career|role|position)\b",
+        ),
+    ),
+    (
+        ("household",),
+        (
+            rf"\bwho\s+(?:do|does)\s+{_SUBJ}\s+live\s+with\b",
+            rf"\b(?:do|does)\s+{_SUBJ}\s+live\s+(?:alone|by\s+(?:myself|himself|herself)|on\s+(?:my|his|her)\s+own)\b",
+        ),
+    ),
+    (
+        ("work_hours",),
+        (
+            rf"\bhow\s+(?:many|much)\s+(?:hours\s+)?(?:do|does)\s+{_SUBJ}\s+work\b",
+            rf"\b(?:do|does)\s+{_SUBJ}\s+work\s+(?:full|part)[- ]time\b",
+            rf"\b{_POSS}\s+(?:working|work)\s+hours\b",
+        ),
+    ),
+    (
+        ("work_mode",),
+        (
+            rf"\bwhere\s+(?:do|does)\s+{_SUBJ}\s+work\s+from\b",
+            rf"\b(?:do|does)\s+{_SUBJ}\s+work\s+(?:from\s+home|remotely|in\s+(?:the|an)\s+office)\b",
+        ),
+    ),
+    (("sleep",), (rf"\bhow\s+(?:long|much|many\s+hours)\s+(?:do|does)\s+{_SUBJ}\s+sleep\b",)),
+    (
+        ("commute",),
+        (
+            rf"\bhow\s+(?:do|does)\s+{_SUBJ}\s+(?:get|go|travel)\s+to\s+(?:work|the\s+office)\b",
+            rf"\bhow\s+(?:do|does)\s+{_SUBJ}\s+commute\b",
+            rf"\b{_POSS}\s+commute\b",
         ),
     ),
     (("name",), (rf"\b{_POSS}\s+name\b", rf"\bwhat\s+(?:am|is)\s+{_SUBJ}\s+called\b")),

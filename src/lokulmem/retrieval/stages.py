@@ -312,25 +312,24 @@ def rank(scored: Sequence[Scored], floor: float) -> list[Scored]:
 
 
 def current_first(ranked: Sequence[Scored]) -> list[Scored]:
-    """A fact closed by a temporal change (``valid_to`` set) never ranks above the fact
-    that replaced it: it moves to just after its replacement, as history.  Facts whose
-    replacement is not among the candidates keep their place (they are labelled "no
-    longer current" when injected)."""
-    present = {s.memory.id for s in ranked}
-    deferred: dict[str, list[Scored]] = {}
+    """A fact closed by a temporal change (``valid_to`` set) or superseded never ranks
+    above the fact that replaced it: the replacement moves up to where the closed
+    fact stood, and the closed fact follows it, as history (a chain of changes:
+    newest first).  Facts whose replacement is not among the candidates keep their
+    place (they are labelled "no longer current" when injected)."""
+    by_id = {s.memory.id: s for s in ranked}
     emitted: set[str] = set()
     out: list[Scored] = []
 
     def emit(s: Scored) -> None:
+        if s.memory.id in emitted:
+            return
+        emitted.add(s.memory.id)  # before the successor: a cycle of replacements ends here
+        successor = s.memory.superseded_by
+        if replaced(s.memory) and successor in by_id:
+            emit(by_id[successor])
         out.append(s)
-        emitted.add(s.memory.id)
-        for history in deferred.pop(s.memory.id, []):
-            emit(history)
 
     for s in ranked:
-        successor = s.memory.superseded_by
-        if replaced(s.memory) and successor in present and successor not in emitted:
-            deferred.setdefault(successor, []).append(s)
-        else:
-            emit(s)
+        emit(s)
     return out
