@@ -236,9 +236,10 @@ def test_a_question_phrased_like_a_superseded_fact_gets_its_replacement(
     """The old fact left the index when it was superseded; it is found as history,
     never injected, and the fact that replaced it stands where it stands.  (The
     question also asks for the ``work_hours`` slot, which would find the new fact
-    on its own: the bonus is off here, to test the history alone.)"""
+    on its own: the slot's bonus and evidence are off here, to test the history
+    alone.)"""
     for history in (3, 0):
-        mem = make_mem(history_candidates=history, asked_attribute_bonus=0)
+        mem = make_mem(history_candidates=history, asked_attribute_bonus=0, relevance_attribute_weight=0)
         mem.learn("I work full-time.", session_id="a")
         clock.advance(days=20)
         fired = mem.learn("I work part-time now to look after my son.", session_id="b").contradictions
