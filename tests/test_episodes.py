@@ -103,7 +103,7 @@ def test_an_episode_from_three_weeks_ago_is_recalled_for_a_related_question(make
     assert r.debug is not None and r.debug.episode_injected is not None
     assert "[Episode Context — relevant past conversation]" in r.context
     assert (
-        "About 3 weeks ago, in a conversation of 4 turns: User is preparing our Series A pitch deck"
+        "About 3 weeks ago, in a conversation of 4 turns: User is preparing User's Series A pitch deck"
         in r.context
     )
     assert r.context.endswith("[End Episode Context]")

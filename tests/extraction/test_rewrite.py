@@ -1,10 +1,15 @@
 """First person → facts about the user (``lokulmem.extraction.rewrite``)."""
 
+from collections.abc import Callable
+
+import numpy as np
 import pytest
 
+from lokulmem import LokulMem, MiniLMEmbedder
 from lokulmem.extraction import (
     to_user_fact,
 )
+from lokulmem.extraction.rewrite import plural_to_user
 
 
 @pytest.mark.parametrize(
@@ -60,3 +65,39 @@ def test_a_second_verb_of_the_user_agrees() -> None:
 def test_are_and_first_are_not_conjugated() -> None:
     assert to_user_fact("leroy and i are playing chess") == "Leroy and User are playing chess."
     assert to_user_fact("I first started cooking at ten") == "User first started cooking at ten."
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("We bought our first home.", "User and others bought their first home."),
+        (
+            "We're back in the office five days a week now.",
+            "User and others are back in the office five days a week now.",
+        ),
+        ("we've been married ten years.", "User and others have been married ten years."),
+        ("Our landlord raised the rent.", "User's landlord raised the rent."),
+        ("Tomas invited us to his wedding.", "Tomas invited User and others to his wedding."),
+        ("User thinks we should sell ours.", "User thinks User and others should sell theirs."),
+        # Left as said: an idiom, a country, nothing plural.
+        ("Let us know how it went.", "Let us know how it went."),
+        ("User moved to the US in 2019.", "User moved to the US in 2019."),
+        ("User lives in Leith.", "User lives in Leith."),
+    ],
+)
+def test_the_first_person_plural_is_the_user_and_others(text: str, fact: str) -> None:
+    assert plural_to_user(text) == fact
+    if "User" not in text:  # the label an app gives is the one written
+        assert plural_to_user(text, "Ines") == fact.replace("User", "Ines")
+
+
+def test_plural_facts_are_stored_about_the_user_and_keep_the_vector_of_what_was_said(
+    make_mem: Callable[..., LokulMem], embedder: MiniLMEmbedder
+) -> None:
+    for rewrite in (True, False):
+        mem = make_mem(rewrite_plural_first_person=rewrite)
+        (m,) = mem.learn("We adopted a rescue cat called Miso.").extracted
+        said = "We adopted a rescue cat called Miso."
+        assert m.content == ("User and others adopted a rescue cat called Miso." if rewrite else said)
+        (want,) = embedder.embed([said])
+        assert m.embedding is not None and np.allclose(m.embedding, want, atol=1e-3)

@@ -29,6 +29,7 @@ from ..extraction import Analysis, classify_by_prototype, quality_walls, substan
 from ..extraction.anchoring import anchor_times
 from ..extraction.attributes import Attribute
 from ..extraction.dates import event_time
+from ..extraction.rewrite import plural_to_user
 from ..records import SOURCES, ContradictionEvent, Memory, QualityWalls, Resolution, Source
 
 __all__ = [
@@ -162,9 +163,12 @@ def memory_from_sentence(
     metadata: dict[str, Any] = {}
     if a.attribute is not None:
         metadata["attribute_negated"] = a.attribute.negated
-    # "next month" -> "next month (April 2026)" in the stored text only: the
-    # vector stays that of the plain fact, so the date adds no noise to similarity.
+    # "next month" -> "next month (April 2026)" and "we" -> "User and others" in the
+    # stored text only: the vector stays that of the fact as analysed, so neither the
+    # date nor the label adds noise to similarity (docs/tuning.md entry 50).
     content = anchor_times(a.content, now) if config.anchor_relative_times else a.content
+    if config.rewrite_plural_first_person:
+        content = plural_to_user(content, config.user_label)
     return Memory(
         id=str(uuid.uuid4()),
         content=content,

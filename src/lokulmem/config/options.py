@@ -126,6 +126,11 @@ class Config:
     #: Keep each relative time of a stored fact with the date it names, from
     #: the moment it was said ("next month" → "next month (April 2026)").
     anchor_relative_times: bool = True
+    #: Store a fact said in the first person plural as one about the user and
+    #: others ("We bought our first home." → "User and others bought their first
+    #: home."); the vector stays that of the sentence as said (docs/tuning.md
+    #: entry 50).
+    rewrite_plural_first_person: bool = True
     #: Read a sentence that opens with a verb form only a dropped "I" explains
     #: ("Went to the market with my niece.", "Just booked a salsa class.",
     #: "Nervous about the interview.") as if the "I" were there (``lokulmem.extraction.elided``;
@@ -742,6 +747,7 @@ class Config:
             restated_reinforce_similarity=0.0,
             restated_topic_share=0.0,
             asked_attribute_bonus=0.0,
+            rewrite_plural_first_person=False,
         )
         return from_options(base, changes)
 

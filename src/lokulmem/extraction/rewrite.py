@@ -12,7 +12,7 @@ import re
 
 from .lexicon import SHARED_SUBJECT_VERBS
 
-__all__ = ["strip_fillers", "to_first_person", "to_user_fact"]
+__all__ = ["plural_to_user", "strip_fillers", "to_first_person", "to_user_fact"]
 
 _FILLERS = re.compile(
     r"^(?:(?:well|so|oh|ah|um|uh|hmm|actually|honestly|anyway|anyways|also|btw|by the way|"
@@ -128,6 +128,43 @@ def to_user_fact(sentence: str, label: str = "User") -> str:
     elif text.endswith("!"):
         text = text[:-1].rstrip("!") + "."
     return text
+
+
+#: "we" as a subject, with its contractions: the verb that follows stays plural.
+_WE = (
+    (r"\b[Ww]e're\b|\b[Ww]e are\b", "{U} and others are"),
+    (r"\b[Ww]e've\b", "{U} and others have"),
+    (r"\b[Ww]e'll\b", "{U} and others will"),
+    (r"\b[Ww]e'd\b", "{U} and others would"),
+    (r"\b[Ww]e\b", "{U} and others"),
+)
+_PLURAL = re.compile(r"\b(?:[Ww]e|[Oo]urs?|us|ourselves)\b")
+#: "Let us know": an idiom, not a fact about anyone.
+_LET_US = re.compile(r"\blets?\s+us\b", re.IGNORECASE)
+
+
+def plural_to_user(text: str, label: str = "User") -> str:
+    """A fact said in the first person plural, about the user and others.
+
+    "We bought our first home." → "User and others bought their first home.";
+    with no "we", "our" is the user's: "Our office moved to Leith." → "User's
+    office moved to Leith."; "us" (always lower-case: "the US" stays) is "User
+    and others".  Applied to the stored text only (see
+    ``Config.rewrite_plural_first_person``): the memory's vector is that of the
+    sentence as said, where "we" does not carry the user's label into every
+    cosine.
+    """
+    if not _PLURAL.search(text) or _LET_US.search(text):
+        return text
+    subject = re.search(r"\b[Ww]e\b", text) is not None
+    for pattern, repl in _WE:
+        text = re.sub(pattern, repl.format(U=label), text)
+    owner = "their" if subject else f"{label}'s"
+    text = re.sub(r"\b[Oo]urs\b", "theirs" if subject else f"{label}'s", text)
+    text = re.sub(r"\b[Oo]ur\b", owner, text)
+    text = re.sub(r"\bourselves\b", "themselves", text)
+    text = re.sub(r"\bus\b", f"{label} and others", text)
+    return text[0].upper() + text[1:] if text else text
 
 
 _BACK_IRREGULAR = {"has": "have", "does": "do", "goes": "go", "is": "am", "doesn't": "don't"}
