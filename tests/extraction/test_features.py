@@ -26,7 +26,15 @@ def test_a_self_statement_may_open_with_a_lead_in() -> None:
         "To be honest, I hate jazz.",
         "By the way, my dog is sick.",
         "Well, I moved.",
+        "These days I work as a yoga instructor.",
+        "Last week my brother got engaged.",
+        "Nowadays, I cycle everywhere.",
     ):
         assert detect(text).self_statement, text
-    for text in ("It turns out the shop is closed.", "I think so.", "Honestly, I think so."):
+    for text in (
+        "It turns out the shop is closed.",
+        "I think so.",
+        "Honestly, I think so.",
+        "These days prices are wild.",
+    ):
         assert not detect(text).self_statement, text
