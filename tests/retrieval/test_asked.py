@@ -1,5 +1,6 @@
 import pytest
 
+from lokulmem.extraction.lexicon import PET_KINDS
 from lokulmem.retrieval.asked import asked_attributes, asked_types
 
 
@@ -25,6 +26,10 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("How long do I sleep?", {"user.sleep"}),
         ("How do I get to work?", {"user.commute"}),
         ("Who do I work with?", set()),
+        ("What's my dog called?", {"user.pet_name:dog"}),
+        ("Do I have any pets?", {f"user.pet_name:{k}" for k in PET_KINDS}),
+        ("What pets does my sister have?", {f"sister.pet_name:{k}" for k in PET_KINDS}),
+        ("Is my dog allowed on the sofa?", set()),
         ("Who do I work for?", {"user.employer", "user.job"}),
         ("What is my sister's job?", {"sister.job", "sister.employer"}),
         ("What's my partner's name?", {"partner.name"}),

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .lexicon import DIETS, EXCLUSIVE_RELATIONS, JOB_WORDS, RELATIONSHIP_STATUSES
+from .lexicon import DIETS, EXCLUSIVE_RELATIONS, JOB_WORDS, PET_KINDS, RELATIONSHIP_STATUSES
 
 __all__ = ["EMPLOYER_WORDS", "JOINED", "RULES", "Rule", "norm_value"]
 
@@ -32,6 +32,7 @@ _INSTITUTION = (
     r"(?P<v>(?:[a-z][a-z'.&\-]*\s+){1,4}(?:university|college|institute|academy)(?:\s+[a-z][a-z\-]*)?"
     r"|(?:university|college)\s+of\s+[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})"
 ) + _END
+_PETS = "|".join(PET_KINDS)
 _NEG = r"(?P<neg>\s+(?:no longer|not|never|don't|do not|doesn't|does not))?"
 
 _PATTERNS: tuple[tuple[str, str], ...] = (
@@ -181,12 +182,12 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("birthday", r"\bmy\s+birthday\s+is\s+(?:in|on)\s+(?P<v>[a-z0-9 ]{1,30}?)" + _END),
     (
         "pet_name",
-        r"\bmy\s+(?P<attr>dog|cat|puppy|kitten|parrot|horse|rabbit|hamster|bird|turtle|pet)"
+        r"\bmy\s+(?P<attr>" + _PETS + r"|pet)"
         r"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+)" + _END,
     ),
     (
         "pet_name",
-        r"\bi\s+have\s+an?\s+(?P<attr>dog|cat|puppy|kitten|parrot|horse|rabbit|hamster|bird|turtle)"
+        r"\bi\s+have\s+an?\s+(?P<attr>" + _PETS + r")"
         r"\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + _END,
     ),
     # "I'm an only child" / "I have no siblings": a sibling count of 0.

@@ -119,6 +119,19 @@ JOB_WORDS = frozenset(
     """.split()
 )
 
+#: The animals the ``pet_name`` rules qualify a pet by ("my dog is called Rex").
+PET_KINDS: tuple[str, ...] = (
+    "dog",
+    "cat",
+    "puppy",
+    "kitten",
+    "parrot",
+    "horse",
+    "rabbit",
+    "hamster",
+    "bird",
+    "turtle",
+)
 DIETS = frozenset("vegetarian vegan pescatarian carnivore keto gluten-free lactose-intolerant".split())
 RELATIONSHIP_STATUSES = frozenset("married single divorced engaged widowed separated dating".split())
 
