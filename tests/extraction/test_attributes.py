@@ -23,6 +23,7 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I live alone in a tiny studio.", "user.household", "alone"),
         ("I live with my wife and two kids.", "user.household", "wife"),
         ("I moved into my own flat.", "user.household", "own place"),
+        ("I got promoted to senior engineer last month.", "user.job", "senior engineer"),
         ("I moved out into my own apartment last spring.", "user.household", "own place"),
         ("My boyfriend moved in with me in March.", "user.household", "boyfriend"),
         ("I'm a Mac user.", "user.platform:computer", "mac"),

@@ -126,6 +126,15 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("job", _SUBJECT + r"(?:'m|\s+am|\s+is|'s)" + _NEG + _ADV + r"\s+an?\s+" + _VALUE + _END),
     # "I quit teaching and became a freelance translator" (a job word is required).
     ("job", r"\bi\s+(?:[a-z']+\s+){0,5}?(?:became|have become|'ve become)\s+an?\s+" + _VALUE + _END),
+    # "I was promoted to senior developer" / "I got promoted to team lead" (a job word is required).
+    (
+        "job",
+        r"\bi"
+        + _ADV
+        + r"\s+(?:was|got|have been|'ve been|just got)\s+promoted\s+to\s+(?:an?\s+|the\s+)?"
+        + _VALUE
+        + _END,
+    ),
     ("name", r"\bmy\s+name\s+is\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + _END),
     ("name", r"\b(?:call me|i go by)\s+(?P<v>[a-z][a-z'\-]*)" + _END),
     ("age", _SUBJECT + r"(?:'m|\s+am|\s+is|'s)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?" + _END),
