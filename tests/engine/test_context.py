@@ -125,10 +125,21 @@ def test_close_writes_what_is_pending(make_mem: Callable[..., LokulMem], tmp_pat
     mem = make_mem(path=path)
     engine = mem._engine
     mem.learn("I grow tomatoes.")  # the session's first message runs maintenance (which settles)
-    # Hold the helper's write back: only close() can write the vector.
+    # Hold the helper's write back: only close() can write the vector.  And hold its
+    # embedding until learn() has returned, or a fast helper would hand the vector to
+    # learn()'s own write (a race the test would otherwise lose on a loaded machine).
     engine.contexts._land = lambda: None
+    gate = threading.Event()
+    embed = engine.contexts._embed
+
+    def held(text: str) -> np.ndarray:
+        gate.wait(10)
+        return embed(text)
+
+    engine.contexts._embed = held
     learned = mem.learn("I keep bees in my garden.", in_reply_to="Any hobbies?").extracted[0]
     assert engine.contexts.pending
+    gate.set()
     mem.close()
     stored = _stored_contexts(path)
     assert stored[learned.id] is not None
