@@ -18,6 +18,7 @@ import pytest
 from panel_support import Panel
 
 from lokulmem import LokulMem
+from lokulmem.records import SCORE_PARTS
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -120,7 +121,7 @@ def test_preview_shows_score_bars_and_nothing_for_an_unrelated_question(
         .first.locator(".part td.bar span")
         .evaluate_all("spans => spans.map(s => s.getBoundingClientRect().width)")
     )
-    assert len(widths) == 8 and max(widths) > 0  # a bar per score component, some drawn
+    assert len(widths) == len(SCORE_PARTS) and max(widths) > 0  # a bar per score component, some drawn
     assert "[Memory Context" in page.locator("#block").inner_text()
     page.screenshot(path=str(artifacts / "preview.png"), full_page=True)
     page.fill("#preview-message", "How do volcanoes form?")

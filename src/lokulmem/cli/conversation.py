@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from ..records import InjectionPreview, LearnResult
+from ..records import SCORE_PARTS, InjectionPreview, LearnResult
 from .common import Target, emit, open_store, store_options
 
 __all__ = ["COMMANDS", "read_transcript"]
@@ -202,7 +202,7 @@ def recall_command(target: Target, message: str, limit: int | None) -> None:
     emit(target, preview.evidence, lambda c: _render_cards(c, preview))
 
 
-_PARTS = ("semantic", "recency", "strength", "continuity", "lexical", "cluster", "time", "graph")
+_PARTS = SCORE_PARTS
 
 
 #: Width of a score bar at a component of 0.5 (components rarely pass it).

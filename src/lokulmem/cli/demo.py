@@ -14,7 +14,7 @@ import click
 from .. import __version__
 from ..client import LokulMem
 from ..clock import ManualClock, SystemClock
-from ..records import LearnResult
+from ..records import SCORE_PARTS, LearnResult
 from ..storage import default_store_path
 
 __all__ = ["DEMO_STORE", "QUESTION", "SESSION_1", "SESSION_2", "demo", "demo_command"]
@@ -76,16 +76,11 @@ def demo(path: Path | None, keep: bool) -> int:
             print(f"--- {msg['role']} ---\n{msg['content']}")
         dbg = result.debug
         assert dbg is not None
-        print(
-            "\nWhy each memory was injected "
-            "(R = semantic + recency + strength + continuity + lexical + cluster + time + graph):"
-        )
+        print(f"\nWhy each memory was injected (R = {' + '.join(SCORE_PARTS)}):")
         for inj in dbg.injected:
-            b = inj.score_breakdown
+            parts = " + ".join(f"{getattr(inj.score_breakdown, p):.3f}" for p in SCORE_PARTS)
             print(
-                f"  #{inj.injection_rank} R={inj.score:.3f} = {b.semantic:.3f} + {b.recency:.3f}"
-                f" + {b.strength:.3f} + {b.continuity:.3f} + {b.lexical:.3f} + {b.cluster:.3f}"
-                f" + {b.time:.3f} + {b.graph:.3f}"
+                f"  #{inj.injection_rank} R={inj.score:.3f} = {parts}"
                 f"  {inj.memory.content}\n"
                 f"      reason: {inj.reason}; evidence {inj.evidence or 0.0:.2f}"
             )

@@ -16,14 +16,13 @@ from starlette.templating import Jinja2Templates
 
 from ..client import LokulMem
 from ..errors import LokulMemError
-from ..records import Memory
+from ..records import SCORE_PARTS, Memory
 
 __all__ = ["SCORE_PARTS", "Pages"]
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 STATUSES = ("active", "faded", "superseded", "archived")
 #: Score components drawn as bars in the preview, in the order of the breakdown.
-SCORE_PARTS = ("semantic", "recency", "strength", "continuity", "lexical", "cluster", "time", "graph")
 #: Memories listed on the main page at most (search narrows it).
 PAGE_LIMIT = 500
 

@@ -58,6 +58,7 @@ from .panel import (
 )
 from .recall import EvidenceCard, Intent, QueryAnalysis, StageTrace, TimeRange, UpcomingMemory
 from .results import (
+    SCORE_PARTS,
     AugmentResult,
     CompactionResult,
     ContradictionEvent,
@@ -71,6 +72,7 @@ from .results import (
 )
 
 __all__ = [
+    "SCORE_PARTS",
     "AugmentResult",
     "BridgeEvent",
     "Cluster",

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from .memory import Episode, Memory, ProgressStage, Resolution
 from .recall import EvidenceCard, QueryAnalysis, StageTrace, UpcomingMemory
 
 __all__ = [
+    "SCORE_PARTS",
     "AugmentResult",
     "ContradictionEvent",
     "InjectedMemory",
@@ -113,6 +114,10 @@ class ScoreBreakdown:
             + self.graph
             + self.attribute
         )
+
+
+#: The components of ``R``, in ``ScoreBreakdown``'s order (what a display lists).
+SCORE_PARTS: tuple[str, ...] = tuple(f.name for f in fields(ScoreBreakdown))
 
 
 @dataclass(frozen=True, kw_only=True)
