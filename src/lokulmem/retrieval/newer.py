@@ -39,6 +39,12 @@ value without a marker ("cut out", "went up to 48k": ``STATE_CHANGES``) counts
 as telling a change; an inheritance needs the cosine
 ``newer_first_inherit_similarity``, and none below ``newer_first_similarity``
 between typed attributes of different kinds (docs/tuning.md entry 47).
+
+**The asked-attribute bonus** (``ScoreBreakdown.attribute``) is left out of the
+margin, and a newer memory that matched the question at least as well moves
+above an older fact that only the bonus put above it, marker or not: the
+bonus says which fact sets the slot asked about, not that a newer memory on
+the same subject is out of date (docs/tuning.md entry 49).
 """
 
 from __future__ import annotations
