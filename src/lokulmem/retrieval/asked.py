@@ -114,18 +114,19 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\b(?:am|is)\s+{_SUBJ}\s+(?:single|married|divorced|engaged)\b",
         ),
     ),
+    # "What pets do I have?" asks for every ``pet_name`` slot: the rules qualify a
+    # pet's name by its kind (``user.pet_name:cat``).
+    (
+        tuple(f"pet_name:{kind}" for kind in PET_KINDS),
+        (
+            rf"\b(?:what|which)\s+(?:pets?|animals?)\s+(?:do|does)\s+{_SUBJ}\s+(?:have|own)\b",
+            rf"\b(?:do|does)\s+{_SUBJ}\s+(?:have|own)\s+(?:a|an|any)\s+pets?\b",
+            rf"\b{_POSS}\s+pets?(?:'s|'|\s+names?)?(?!\w)",
+        ),
+    ),
 )
-#: "What pets do I have?" asks for every ``pet_name`` slot; "What's my dog called?"
-#: for ``user.pet_name:dog`` (the rules qualify a pet's name by its kind).
+#: "What's my dog called?" asks for ``user.pet_name:dog``.
 _PETS = "|".join(PET_KINDS)
-_ANY_PET = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        rf"\b(?:what|which)\s+(?:pets?|animals?)\s+(?:do|does)\s+{_SUBJ}\s+(?:have|own)\b",
-        rf"\b(?:do|does)\s+{_SUBJ}\s+(?:have|own)\s+(?:a|an|any)\s+pets?\b",
-        rf"\b{_POSS}\s+pets?(?:'s|'|\s+names?)?(?!\w)",
-    )
-)
 _ONE_PET = re.compile(
     rf"\b(?:what(?:'s|\s+is)|who(?:'s|\s+is))\s+my\s+(?P<pet>{_PETS})(?:'s\s+name|\s+called)\b",
     re.IGNORECASE,
@@ -153,9 +154,6 @@ def asked_attributes(text: str) -> frozenset[str]:
             for m in pattern.finditer(text):
                 found.update(f"{_entity(m)}.{attribute}" for attribute in attributes)
     found.update(f"user.relation:{m.group('who').lower()}" for m in _WHO_IS.finditer(text))
-    for pattern in _ANY_PET:
-        for m in pattern.finditer(text):
-            found.update(f"{_entity(m)}.pet_name:{kind}" for kind in PET_KINDS)
     found.update(f"user.pet_name:{m.group('pet').lower()}" for m in _ONE_PET.finditer(text))
     return frozenset(found)
 
