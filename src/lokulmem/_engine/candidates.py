@@ -16,7 +16,7 @@ from ..records import Memory
 if TYPE_CHECKING:
     from .engine import Engine
 
-__all__ = ["stage1"]
+__all__ = ["nearest_among", "stage1"]
 
 Vector = npt.NDArray[np.float32]
 
@@ -38,9 +38,14 @@ def stage1(
         # hold hundreds of "sister.residence" facts.
         found = dict.fromkeys(i for k in keys for i in engine.storage.ids_by_attribute(k))
         same_ids = [i for i in found if i not in mems and i in index]
-        ranked = sorted(zip(same_ids, index.similarities(vec, same_ids), strict=True), key=lambda x: -x[1])
-        ranked = ranked[: cfg.contradiction_candidates]
+        ranked = nearest_among(engine, vec, same_ids, cfg.contradiction_candidates)
         for m in engine.fetch_cached([i for i, _ in ranked]):
             mems[m.id] = m
         sims.update(ranked)
     return mems, sims
+
+
+def nearest_among(engine: Engine, vec: Vector, ids: Sequence[str], k: int) -> list[tuple[str, float]]:
+    """The ``k`` of ``ids`` (searchable ones) nearest ``vec``, with their cosines, nearest first."""
+    ranked = sorted(zip(ids, engine.index.similarities(vec, ids), strict=True), key=lambda x: -x[1])
+    return ranked[:k]

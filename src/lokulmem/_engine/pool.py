@@ -18,6 +18,7 @@ from ..records import QueryAnalysis, UpcomingMemory
 from ..retrieval import key_terms
 from ..retrieval import relevance as rel
 from ..retrieval import stages as st
+from .candidates import nearest_among
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -155,9 +156,7 @@ def _nearest_asked(engine: Engine, query: Vector, asked: Sequence[str]) -> list[
     found = [i for i in dict.fromkeys(asked) if i in engine.index]
     if len(found) <= engine.config.asked_attribute_pool:
         return found
-    cosines = engine.index.similarities(query, found)
-    ranked = sorted(zip(found, cosines, strict=True), key=lambda x: -x[1])
-    return [i for i, _ in ranked[: engine.config.asked_attribute_pool]]
+    return [i for i, _ in nearest_among(engine, query, found, engine.config.asked_attribute_pool)]
 
 
 def candidate_pool(
