@@ -128,8 +128,8 @@ class Config:
     anchor_relative_times: bool = True
     #: Store a fact said in the first person plural as one about the user and
     #: others ("We bought our first home." → "User and others bought their first
-    #: home."); the vector stays that of the sentence as said (docs/tuning.md
-    #: entry 50).
+    #: home."), in the stored text only: the vector stays that of the fact as
+    #: analysed, before the plural is rewritten (docs/tuning.md entry 50).
     rewrite_plural_first_person: bool = True
     #: Read a sentence that opens with a verb form only a dropped "I" explains
     #: ("Went to the market with my niece.", "Just booked a salsa class.",

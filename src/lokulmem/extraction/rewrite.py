@@ -151,8 +151,8 @@ def plural_to_user(text: str, label: str = "User") -> str:
     office moved to Leith."; "us" (always lower-case: "the US" stays) is "User
     and others".  Applied to the stored text only (see
     ``Config.rewrite_plural_first_person``): the memory's vector is that of the
-    sentence as said, where "we" does not carry the user's label into every
-    cosine.
+    fact as analysed, before this rewrite, where "we" does not carry the user's
+    label into every cosine.
     """
     if not _PLURAL.search(text) or _LET_US.search(text):
         return text
