@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,8 @@ __all__ = ["SQLiteStorage"]
 
 #: Vectors read per query when the index is (re)built.
 _VECTOR_PAGE = 2048
+#: Pause between two tries of the switch to WAL (see ``SQLiteStorage._enable_wal``).
+_WAL_RETRY_S = 0.01
 
 
 class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
@@ -64,7 +67,7 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
             self._unlock_before_writing(conn)
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
             if not self.in_memory:
-                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                mode = self._enable_wal(conn)
                 if str(mode).lower() != "wal":  # pragma: no cover - filesystem without WAL
                     raise StorageError(f"cannot enable WAL on {self.path} (got {mode})")
             conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; fsync at checkpoint
@@ -82,6 +85,19 @@ class SQLiteStorage(SQLiteQueries, SQLiteGraph, SQLiteBackup, SQLiteStream):
             self._conn = None
             conn.close()
             raise
+
+    def _enable_wal(self, conn: sqlite3.Connection) -> str:
+        """Switch to WAL and return the journal mode.  SQLite answers "database is
+        locked" at once, without the busy handler, when another connection switches
+        a new file at the same moment: retry within ``busy_timeout_ms``."""
+        deadline = time.monotonic() + self.busy_timeout_ms / 1000
+        while True:
+            try:
+                return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(_WAL_RETRY_S)
 
     @staticmethod
     def _check_before_writing(conn: sqlite3.Connection, model: str, dimension: int) -> None:
