@@ -1,7 +1,7 @@
 """Interleaved A/B of ``learn()`` and ``augment()`` between two source trees.
 
     git worktree add /tmp/base <commit>
-    python bench/ab_trees.py /tmp/base/src src [--n 10000] [--rounds 10] [--calls 40]
+    python bench/ab_trees.py /tmp/base/src src [--n 10000] [--rounds 10] [--calls 40] [--gap-ms 0]
 
 Builds (once, under ``--workdir``) a store of ``n`` memories with
 ``bench_core.build_store``; then, for each round, runs each tree in its own
@@ -9,7 +9,9 @@ process (``PYTHONPATH`` = the tree) on a fresh copy of that store: 10 warm-up
 calls of each verb, then ``--calls`` timed ``learn()`` and ``augment()`` calls
 (the side-by-side benchmark's facts and questions, another seed each round).
 The order of the two trees alternates between rounds, so drift on a shared
-machine falls on both.  Prints one JSON line per tree: p50 and p95 (ms) of each verb.
+machine falls on both.  ``--gap-ms``: a pause before each timed call (an
+application's model call comes between two calls; 0: back to back).
+Prints one JSON line per tree: p50 and p95 (ms) of each verb.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ HISTORY = [
 ]
 
 
-def child(store: Path, seed: int, calls: int) -> None:
+def child(store: Path, seed: int, calls: int, gap_ms: float = 0.0) -> None:
     """One arm of one round (runs under the tree's ``PYTHONPATH``)."""
     from side_by_side import facts, questions
 
@@ -50,10 +52,12 @@ def child(store: Path, seed: int, calls: int) -> None:
             for q in questions(10, seed=98):
                 mem.augment(q, HISTORY)
             for text in facts(calls, seed=seed):
+                time.sleep(gap_ms / 1000)
                 t0 = time.perf_counter()
                 mem.learn(text, "Nice!")
                 out["learn"].append((time.perf_counter() - t0) * 1000)
             for q in questions(calls, seed=seed + 1000):
+                time.sleep(gap_ms / 1000)
                 t0 = time.perf_counter()
                 mem.augment(q, HISTORY)
                 out["augment"].append((time.perf_counter() - t0) * 1000)
@@ -72,11 +76,12 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10_000)
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--calls", type=int, default=40)
+    ap.add_argument("--gap-ms", type=float, default=0.0, help="pause before each timed call (ms)")
     ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "lokulmem-ab")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(Path(args.child[0]), int(args.child[1]), args.calls)
+        child(Path(args.child[0]), int(args.child[1]), args.calls, args.gap_ms)
         return
     from bench_core import build_store
 
@@ -91,6 +96,7 @@ def main() -> None:
         for arm in order:
             env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(arms[arm]), str(HERE)]))
             cmd = [sys.executable, __file__, str(args.base), str(args.new), "--calls", str(args.calls)]
+            cmd += ["--gap-ms", str(args.gap_ms)]
             cmd += ["--child", str(store), str(r)]
             done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
             for verb, values in json.loads(done.stdout.strip().splitlines()[-1]).items():

@@ -62,6 +62,15 @@ def test_a_second_verb_of_the_user_agrees() -> None:
     assert to_user_fact("Tom and I love hiking") == "User and Tom love hiking."
 
 
+def test_words_cut_off_and_stammers_in_chat() -> None:
+    assert to_user_fact("Yup, I do- Oscar, my guinea pig.") == "Yup, User does- Oscar, User's guinea pig."
+    assert to_user_fact("I-I think so") == "User thinks so."
+    assert to_user_fact("I re-enter the data weekly") == "User re-enters the data weekly."
+    assert (
+        to_user_fact("It keeps reminding me I'm not alone.") == "It keeps reminding User, User is not alone."
+    )
+
+
 def test_are_and_first_are_not_conjugated() -> None:
     assert to_user_fact("leroy and i are playing chess") == "Leroy and User are playing chess."
     assert to_user_fact("I first started cooking at ten") == "User first started cooking at ten."

@@ -77,7 +77,13 @@ def _third_person(verb: str) -> str:
 #: The pronoun "I", also typed lower-case in chat ("i work out"): a lone "i"
 #: followed by a space (so "i.e." and "part i." stay).
 _I = r"(?:\bI\b|(?<![\w.'])i(?=\s))"
-_AFTER_I = re.compile(_I + r"\s+(?P<adv>" + _ADVERB_GROUP + r")(?P<verb>[A-Za-z][A-Za-z'\-]*)")
+#: The verb after "I": a hyphen only inside it ("re-enter"); a word cut off in chat
+#: ("I do- Oscar, my guinea pig") is conjugated without its dash ("does-", not "do-s").
+_AFTER_I = re.compile(
+    _I + r"\s+(?P<adv>" + _ADVERB_GROUP + r")(?P<verb>[A-Za-z](?:[A-Za-z']|-(?=[A-Za-z]))*)"
+)
+#: A stammered "I" ("I-I think so"): one user, not "User-User".
+_STAMMER = re.compile(r"\b(I)(?:\s*-\s*I)+\b")
 
 
 def _conjugate_after_i(text: str, label: str) -> str:
@@ -105,6 +111,7 @@ def to_user_fact(sentence: str, label: str = "User") -> str:
     """Rewrite ``sentence`` in the third person about ``label``, ending with a period."""
     text = strip_fillers(sentence.strip())
     text = re.sub(r"\s+", " ", text)
+    text = _STAMMER.sub("I", text)
     text = _CALL_ME.sub(lambda m: f"{label} goes by {m.group('name')}", text)
     text = _COMPOUND_SUBJECT.sub(lambda m: f"{label} and {m.group('np')}", text)
     for pattern, repl in _CONTRACTIONS:
@@ -119,6 +126,8 @@ def to_user_fact(sentence: str, label: str = "User") -> str:
             text,
         )
     text = re.sub(rf"\b{re.escape(label)} is is\b", f"{label} is", text)
+    # "reminding me I'm not alone", "For me I just …": the object, then the subject.
+    text = re.sub(rf"\b{re.escape(label)} (?={re.escape(label)}\b)", f"{label}, ", text)
     text = text.strip()
     if text and text[0].islower():
         text = text[0].upper() + text[1:]
