@@ -175,6 +175,9 @@ def test_a_change_to_a_new_value_is_news(change_words: bool, outcome: str) -> No
         "I help at the animal shelter now instead of the food bank.", "User helps at the food bank.", cfg
     )
     assert plan.decisions[-1].outcome == outcome
+    # "It turns out" corrects what was believed: a new value, not a restatement.
+    found = _said_near("It turns out I'm allergic to walnuts.", "User is allergic to nothing.", cfg)
+    assert (found.decisions[-1].outcome == "stored") is change_words
 
 
 def test_a_definite_reference_to_something_the_user_has_is_not_a_general_statement() -> None:

@@ -204,9 +204,12 @@ CHANGE_MARKERS = re.compile(
 #: Words that say an old value was replaced ("… now instead of …", "switched",
 #: "no longer"): a sentence saying one, with content words the nearest stored fact
 #: lacks, is news, not a restatement of it (``Config.novelty_change_words``).
-#: Narrower than ``CHANGE_MARKERS``: "now" and "new" are everyday chat.
+#: Narrower than ``CHANGE_MARKERS``: "now" and "new" are everyday chat.  "It turns
+#: out" corrects what was believed ("It turns out I'm allergic to peanuts." after
+#: "I'm allergic to nothing.").
 REPLACEMENT_MARKERS = re.compile(
-    r"\b(?:instead|rather than|no longer|anymore|any more|no more|switched|changed|replaced)\b",
+    r"\b(?:instead|rather than|no longer|anymore|any more|no more|switched|changed|replaced)\b"
+    r"|\b(?:it|that) turn(?:s|ed) out\b",
     re.IGNORECASE,
 )
 
