@@ -1,7 +1,7 @@
 """lokulmem beside what users would pick instead, in one run, same embedder.
 
     pip install chromadb mem0ai         # bench-only dependencies, not lokulmem's
-    python bench/side_by_side.py [--n 10000] [--runs 50] [--systems lokulmem chromadb mem0 floor]
+    python bench/side_by_side.py [--n 10000] [--runs 50] [--systems lokulmem chromadb mem0 floor] [--gap-ms 0]
 
 Every system uses the same all-MiniLM-L6-v2 int8 model (lokulmem's), embeds
 one sentence per call like an app would, and stores the same N template
@@ -28,8 +28,11 @@ them instead of on whichever ran then.
 Each round, a system does its ``add``/``learn`` calls, then its queries (and
 lokulmem its previews).  Reported: p50 and p95 per call (ms) over all rounds,
 disk after a WAL checkpoint / close, and RSS added by building and opening the
-store (the model is loaded, and freed heap given back, before measuring).  Prints a
-table and a JSON line.
+store (the model is loaded, and freed heap given back, before measuring).
+``--gap-ms``: a pause before each timed call, for every system, as an
+application's model call makes between two calls (the first call after a
+pause is slower for everyone: docs/tuning.md entry 53).  Prints a table and a
+JSON line.
 """
 
 from __future__ import annotations
@@ -95,10 +98,12 @@ def questions(runs: int, seed: int = 7) -> list[str]:
     ]
 
 
-def times(calls: list[Callable[[], object]]) -> list[float]:
-    """Milliseconds each call took."""
+def times(calls: list[Callable[[], object]], gap_ms: float = 0.0) -> list[float]:
+    """Milliseconds each call took (``gap_ms``: a pause before each, not timed)."""
     out = []
     for call in calls:
+        if gap_ms:
+            time.sleep(gap_ms / 1000)
         t0 = time.perf_counter()
         call()
         out.append((time.perf_counter() - t0) * 1000)
@@ -272,7 +277,7 @@ SETUPS: dict[str, Callable[[int, int, Path], System]] = {
 }
 
 
-def serve(system: str, n: int, runs: int) -> None:
+def serve(system: str, n: int, runs: int, gap_ms: float = 0.0) -> None:
     """The child: set the system up, then time the calls of each round the parent asks for
     (one JSON line in, one out), until it asks to close."""
     reply = os.fdopen(os.dup(1), "w")
@@ -288,20 +293,21 @@ def serve(system: str, n: int, runs: int) -> None:
                 return
             part = range(ask["lo"], ask["hi"])
             out = {
-                "add": times([lambda i=i: sut.add(i, new[i]) for i in part]),
-                "query": times([lambda i=i: sut.query(qs[i]) for i in part]),
+                "add": times([lambda i=i: sut.add(i, new[i]) for i in part], gap_ms),
+                "query": times([lambda i=i: sut.query(qs[i]) for i in part], gap_ms),
             }
             if sut.preview is not None:
                 # Other questions: the ones above are in the embedding cache now.
-                out["preview"] = times([lambda i=i: sut.preview(others[i]) for i in part])  # type: ignore[misc]
+                out["preview"] = times([lambda i=i: sut.preview(others[i]) for i in part], gap_ms)  # type: ignore[misc]
             print(json.dumps(out), file=reply, flush=True)
 
 
 class Child:
     """One system's process, driven line by line."""
 
-    def __init__(self, system: str, n: int, runs: int, log: Any) -> None:
+    def __init__(self, system: str, n: int, runs: int, log: Any, gap_ms: float = 0.0) -> None:
         cmd = [sys.executable, __file__, "--serve", system, "--n", str(n), "--runs", str(runs)]
+        cmd += ["--gap-ms", str(gap_ms)]
         self.proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True
         )
@@ -318,13 +324,13 @@ class Child:
         return dict(json.loads(line))
 
 
-def run(systems: list[str], n: int, runs: int, rounds: int) -> list[dict[str, Any]]:
+def run(systems: list[str], n: int, runs: int, rounds: int, gap_ms: float = 0.0) -> list[dict[str, Any]]:
     """Set each system up in turn (so builds do not compete), then time ``rounds`` rounds,
     each system taking its share of the calls in an order that rotates round by round."""
     with tempfile.TemporaryFile(mode="w+") as log:
         children: dict[str, Child] = {}
         try:
-            rows = _rounds(systems, n, runs, rounds, log, children)
+            rows = _rounds(systems, n, runs, rounds, log, children, gap_ms)
         except RuntimeError:
             log.seek(0)
             print(log.read()[-3000:], file=sys.stderr)
@@ -341,11 +347,17 @@ def run(systems: list[str], n: int, runs: int, rounds: int) -> list[dict[str, An
 
 
 def _rounds(
-    systems: list[str], n: int, runs: int, rounds: int, log: Any, children: dict[str, Child]
+    systems: list[str],
+    n: int,
+    runs: int,
+    rounds: int,
+    log: Any,
+    children: dict[str, Child],
+    gap_ms: float = 0.0,
 ) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     for system in systems:
-        child = children[system] = Child(system, n, runs, log)
+        child = children[system] = Child(system, n, runs, log, gap_ms)
         rows[system] = {"system": system, **child.ask(), "add": [], "query": []}
     cuts = [runs * r // rounds for r in range(rounds + 1)]
     for r in range(rounds):
@@ -365,11 +377,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="rounds the timed calls are split into")
     parser.add_argument("--serve", choices=SYSTEMS, help=argparse.SUPPRESS)
     parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
+    parser.add_argument(
+        "--gap-ms", type=float, default=0.0, help="pause before each timed call (an app's model call)"
+    )
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.n, args.runs)
+        serve(args.serve, args.n, args.runs, args.gap_ms)
         return
-    rows = run(args.systems, args.n, args.runs, max(1, min(args.rounds, args.runs)))
+    rows = run(args.systems, args.n, args.runs, max(1, min(args.rounds, args.runs)), args.gap_ms)
     for row in rows:
         print(
             f"{row['system']:<9} add/learn p50 {row['add'][0]:7.2f} ms"
@@ -377,7 +392,14 @@ def main() -> None:
             f"  disk {row['disk_mb']:6.1f} MB  RSS added {row['rss_mb']:6.1f} MB",
             flush=True,
         )
-    out = {"bench": "side_by_side", "n": args.n, "runs": args.runs, "rounds": args.rounds, "results": rows}
+    out = {
+        "bench": "side_by_side",
+        "n": args.n,
+        "runs": args.runs,
+        "rounds": args.rounds,
+        "gap_ms": args.gap_ms,
+        "results": rows,
+    }
     print(json.dumps(out))
 
 
