@@ -3,7 +3,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from lokulmem.records import Memory
+from lokulmem.records import Memory, ScoreBreakdown
 
 
 def _memory() -> Memory:
@@ -51,3 +51,10 @@ def test_from_fields_refuses_missing_or_unknown_fields() -> None:
         Memory.from_fields({k: v for k, v in fields.items() if k != "types"})
     with pytest.raises(TypeError, match="unknown \\['colour'\\]"):
         Memory.from_fields({**fields, "colour": "red"})
+
+
+def test_matched_is_the_total_without_the_asked_attribute_bonus() -> None:
+    b = ScoreBreakdown(semantic=0.3, recency=0.1, strength=0.0, continuity=0.05, lexical=0.2, attribute=0.5)
+    assert b.total == pytest.approx(1.15) and b.matched == pytest.approx(0.65)
+    plain = ScoreBreakdown(semantic=0.3, recency=0.1, strength=0.0, continuity=0.0)
+    assert plain.matched == pytest.approx(plain.total)

@@ -202,9 +202,6 @@ def recall_command(target: Target, message: str, limit: int | None) -> None:
     emit(target, preview.evidence, lambda c: _render_cards(c, preview))
 
 
-_PARTS = SCORE_PARTS
-
-
 #: Width of a score bar at a component of 0.5 (components rarely pass it).
 BAR_WIDTH = 20
 
@@ -216,7 +213,7 @@ def _render_breakdown(console: Console, preview: InjectionPreview) -> None:
     for inj in preview.would_inject:
         console.print(f"[bold]#{inj.injection_rank}[/bold] score {inj.score:.3f}  {inj.memory.content}")
         b = inj.score_breakdown
-        for part in _PARTS:
+        for part in SCORE_PARTS:
             value = float(getattr(b, part))
             if value:
                 bar = "█" * max(1, round(BAR_WIDTH * min(value, 1.0) / 0.5))

@@ -22,7 +22,6 @@ __all__ = ["SCORE_PARTS", "Pages"]
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 STATUSES = ("active", "faded", "superseded", "archived")
-#: Score components drawn as bars in the preview, in the order of the breakdown.
 #: Memories listed on the main page at most (search narrows it).
 PAGE_LIMIT = 500
 

@@ -115,6 +115,13 @@ class ScoreBreakdown:
             + self.attribute
         )
 
+    @property
+    def matched(self) -> float:
+        """``total`` without the asked-attribute bonus: how well the memory matches
+        the question.  The bonus says which fact sets the slot asked about; the
+        relevance margin's bar and newer first compare memories by this."""
+        return self.total - self.attribute
+
 
 #: The components of ``R``, in ``ScoreBreakdown``'s order (what a display lists).
 SCORE_PARTS: tuple[str, ...] = tuple(f.name for f in fields(ScoreBreakdown))

@@ -183,7 +183,7 @@ def _follows(older: Scored, newer: Scored, cosine: float, config: Config, *, mar
         not older.memory.pinned
         and newer.memory.created_at - older.memory.created_at >= gap_ms
         and cosine >= alike
-        and (not margin or _matched(older) - _matched(newer) <= config.newer_first_margin)
+        and (not margin or older.breakdown.matched - newer.breakdown.matched <= config.newer_first_margin)
     )
 
 
@@ -193,14 +193,8 @@ def _only_the_bonus(older: Scored, newer: Scored) -> bool:
     slot asked about over other memories, never over a newer one about the same
     thing (a change of that slot no rule recognised: "User is engaged to Sam." /
     "User and Sam got married in June.")."""
-    return older.breakdown.attribute > newer.breakdown.attribute and _matched(newer) >= _matched(older)
-
-
-def _matched(s: Scored) -> float:
-    """R without the asked-attribute bonus: how well the memory matches the question.
-    The bonus says which fact sets the slot asked about, not that a newer memory
-    about the same thing is far below it (an unrecognised change of that slot)."""
-    return s.breakdown.total - s.breakdown.attribute
+    old, new = older.breakdown, newer.breakdown
+    return old.attribute > new.attribute and new.matched >= old.matched
 
 
 def _other_kind(older: Scored, newer: Scored) -> bool:

@@ -152,11 +152,7 @@ def _margin_bar(
     if proof is None or config.relevance_margin <= 0:
         return 0.0
     best = max(
-        (
-            s.breakdown.total - s.breakdown.attribute
-            for s in ranked
-            if _gate(s, floor, type_filter, proof, 0.0, config) is None
-        ),
+        (s.breakdown.matched for s in ranked if _gate(s, floor, type_filter, proof, 0.0, config) is None),
         default=0.0,
     )
     return config.relevance_margin * best
