@@ -11,7 +11,7 @@ def test_tuned_defaults_differ_from_the_prd_only_where_documented() -> None:
     tuned, prd = Config(), Config.prd()
     assert tuned.extraction_threshold == 0.30 and prd.extraction_threshold == 0.45
     w = tuned.retrieval_weights
-    assert (w.semantic, w.recency, w.strength, w.continuity, w.lexical) == (0.50, 0.05, 0.0, 0.15, 0.50)
+    assert (w.semantic, w.recency, w.strength, w.continuity, w.lexical) == (0.50, 0.025, 0.0, 0.15, 0.25)
     assert prd.retrieval_weights.lexical == 0.0 and prd.novelty_floor == 0.0
     assert tuned.skip_chitchat and not prd.skip_chitchat
     assert tuned.cluster_bonus == 0.01 and prd.cluster_bonus == 0.05
@@ -90,7 +90,7 @@ def test_overrides_and_custom_types() -> None:
         },
     )
     assert c.extraction_threshold == 0.5
-    assert c.retrieval_weights.semantic == 0.5 and c.retrieval_weights.recency == 0.05
+    assert c.retrieval_weights.semantic == 0.5 and c.retrieval_weights.recency == 0.025
     assert c.custom_types == (CustomType(name="medical", decay_lambda=0.00005, keywords=("doctor",)),)
     assert c.lambdas["medical"] == 0.00005
     assert c.replace(min_relevance=0.2).min_relevance == 0.2

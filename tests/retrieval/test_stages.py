@@ -40,10 +40,10 @@ def scored(
 
 
 def test_score_sums_its_components_best_first_and_skips_inactive() -> None:
-    near, far = mem("near", vec(1, 0.1, 0, 0)), mem("far", vec(0, 1, 0, 0))
+    near, far = mem("near", vec(1, 3, 0, 0)), mem("far", vec(0, 0, 1, 0))
     gone = mem("gone", vec(1, 0, 0, 0), status="archived")
     out = scored(far, gone, near, lexical={"far": 1.0})
-    assert [s.memory.id for s in out] == ["far", "near"]  # the lexical match outweighs the cosine
+    assert [s.memory.id for s in out] == ["far", "near"]  # a full lexical match outweighs a weak cosine
     w = CFG.retrieval_weights
     assert out[0].breakdown.lexical == pytest.approx(w.lexical)
     assert out[1].breakdown.semantic == pytest.approx(w.semantic * float(near.embedding @ QUERY))  # type: ignore[operator]

@@ -229,7 +229,12 @@ class Config:
     asked_attribute_pool: int = posint(10)
     #: Added to R, and to the evidence of relevance, of a memory learned in the
     #: time the query names ("last May", "three weeks ago"; 0: no time stage).
-    time_range_bonus: float = nonneg(0.1)
+    time_range_bonus: float = nonneg(0.15)
+    #: Added to the evidence of relevance of such a memory (unless that time is
+    #: all the query asks about: then the time alone is enough).  Lower than the
+    #: bonus to R: the time a question names ranks what was said then, but it
+    #: does not make a memory of another topic relevant (docs/tuning.md entry 55).
+    time_range_evidence: float = nonneg(0.1)
     #: Memories learned in that time that join the candidate pool at most.
     time_range_pool: int = posint(50)
     #: An ordinary word the store has never seen weighs this share of its IDF in
@@ -237,7 +242,7 @@ class Config:
     unknown_term_weight: float = unit(0.2)
     #: A memory with evidence is injected only if its R is at least this share of
     #: the best candidate's R (0 turns the margin off; docs/tuning.md entries 26, 48).
-    relevance_margin: float = unit(0.53)
+    relevance_margin: float = unit(0.62)
     #: recency = e^(-rate × hours since created).
     recency_rate: float = nonneg(0.005)
     #: Turns of history used for the continuity component.

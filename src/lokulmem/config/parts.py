@@ -170,17 +170,18 @@ class RetrievalWeights(_Weights):
 
     #: PRD: semantic 0.40, recency 0.20, strength 0.25, continuity 0.15, and no
     #: lexical term.  Tuned on LoCoMo (docs/tuning.md): names and keywords carry
-    #: the questions, so the lexical match weighs as much as the vectors, and
-    #: recency stays a light tie-breaker.  Strength is 0 in ranking: injecting
+    #: many questions, so the lexical match weighs half as much as the vectors
+    #: (which already blend in the message's vector: entry 55), and recency
+    #: stays a light tie-breaker.  Strength is 0 in ranking: injecting
     #: reinforces, so a strength term favours what was injected often (generic
     #: memories) over what matches; strength still decides fading and pinned
     #: memories still come first (docs/tuning.md entry 16).
     semantic: float = 0.50
-    recency: float = 0.05
+    recency: float = 0.025
     strength: float = 0.0
     continuity: float = 0.15
     #: Weight of the lexical (FTS5 BM25) match of the query's key terms.
-    lexical: float = 0.50
+    lexical: float = 0.25
 
 
 @dataclass(frozen=True, kw_only=True)

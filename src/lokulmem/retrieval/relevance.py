@@ -9,7 +9,7 @@ So relevance is decided on the *evidence itself*, in absolute terms::
 
     evidence = semantic match + relevance_coverage_weight × key-term coverage
                [+ relevance_attribute_weight if it sets the asked attribute]
-               [+ time_range_bonus if it was learned in the time asked about,
+               [+ time_range_evidence if it was learned in the time asked about,
                   or relevance_threshold if that time is all the query asks]
 
 * the **semantic match** is the blended cosine of the memory's sentence and
@@ -101,7 +101,7 @@ def evidence(
     ``time_only``: that time is all the query asks about (then it is enough)."""
     bonus = config.relevance_attribute_weight if asked_attribute else 0.0
     if in_time_range:
-        bonus += config.relevance_threshold if time_only else config.time_range_bonus
+        bonus += config.relevance_threshold if time_only else config.time_range_evidence
     return semantic_match + config.relevance_coverage_weight * term_coverage + bonus
 
 
