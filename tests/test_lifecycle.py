@@ -17,6 +17,7 @@ from lokulmem.clustering import choose_k
 from lokulmem.config import Config
 from lokulmem.lifecycle import plan_sweep
 from lokulmem.maintenance import LEASE, SWEEP_COUNT
+from lokulmem.records import SCORE_PARTS
 
 PREF_LAMBDA = Config().type_lambdas["preference"]
 #: Hours until an unreinforced preference (base 1.0) drops below the 0.1 fade threshold.
@@ -184,15 +185,7 @@ def test_clustering_assigns_members_and_bonus_shows_in_debug(mem: LokulMem, cloc
     topic = {s.memory.cluster_id for s in bonus}
     assert len(topic) == 1
     for s in result.debug.candidates:
-        assert s.score == pytest.approx(
-            s.breakdown.semantic
-            + s.breakdown.recency
-            + s.breakdown.strength
-            + s.breakdown.continuity
-            + s.breakdown.cluster
-            + s.breakdown.lexical
-            + s.breakdown.time
-        )
+        assert s.score == pytest.approx(sum(getattr(s.breakdown, part) for part in SCORE_PARTS))
     assert any("topic cluster" in i.reason for i in result.debug.injected if i.score_breakdown.cluster)
 
 

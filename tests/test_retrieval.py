@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from lokulmem import AugmentResult, Config, LokulMem, ManualClock, MiniLMEmbedder, ValidationError
+from lokulmem.records import SCORE_PARTS
 from lokulmem.retrieval import BLOCK_END, BLOCK_START
 
 
@@ -35,8 +36,7 @@ def test_breakdown_sums_to_score_and_debug_is_complete(mem: LokulMem) -> None:
     assert "marathon" in d.injected[0].memory.content
     for inj in d.injected:
         b = inj.score_breakdown
-        parts = (b.semantic, b.recency, b.strength, b.continuity, b.cluster, b.lexical, b.time)
-        assert inj.score == pytest.approx(sum(parts))
+        assert inj.score == pytest.approx(sum(getattr(b, part) for part in SCORE_PARTS))
         assert inj.reason
     assert [i.injection_rank for i in d.injected] == list(range(1, len(d.injected) + 1))
     assert len(d.candidates) <= 20

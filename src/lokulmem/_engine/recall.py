@@ -29,6 +29,7 @@ from ..retrieval import count_tokens, inject, message_text
 from ..retrieval import selection as sel
 from ..retrieval import stages as st
 from ..retrieval.injection import format_upcoming
+from ..retrieval.nearby import said_nearby
 from ..retrieval.newer import inheriting, newer_first
 from ..retrieval.parse import parse_query
 from ..retrieval.relevance import inherit
@@ -160,6 +161,8 @@ class _Recall:
             own = own_lexical_scores(engine, self.parsed.terms, self.pool.lexical_best)
             self.pool = replace(self.pool, lexical_own=own)
         ranked = st.rank(st.context_once(scored, self.pool.lexical_own, cfg), self.args.floor)
+        if cfg.nearby_bonus > 0:
+            ranked = st.rank(said_nearby(ranked, cfg), self.args.floor)
         # The evidence does not depend on the order: newer first reads which are relevant.
         self.own_proof = sel.evidence_of(ranked, self.pool, cfg)
         bar = cfg.relevance_threshold

@@ -237,6 +237,16 @@ class Config:
     time_range_evidence: float = nonneg(0.1)
     #: Memories learned in that time that join the candidate pool at most.
     time_range_pool: int = posint(50)
+    #: Said nearby (lokulmem.retrieval.nearby; no PRD figure, docs/tuning.md entry
+    #: 56): a candidate learned in the same session as one of the best
+    #: ``nearby_seeds`` results, within ``nearby_seconds`` of it and from another
+    #: message, gets this × that result's R / the best R (0: off).  It reorders;
+    #: the evidence of relevance stays the memory's own.
+    nearby_bonus: float = nonneg(0.05)
+    #: See ``nearby_bonus``: how many of the best results lend it.
+    nearby_seeds: int = count(2)
+    #: See ``nearby_bonus``: how far apart in time two messages are still nearby.
+    nearby_seconds: float = nonneg(120.0)
     #: An ordinary word the store has never seen weighs this share of its IDF in
     #: the coverage (a name never seen weighs all of it).
     unknown_term_weight: float = unit(0.2)
@@ -746,6 +756,7 @@ class Config:
             novelty_change_words=False,
             history_candidates=0,
             graph_bonus=0.08,
+            nearby_bonus=0.0,
             newer_first_inherits=False,
             newer_first_states_lend=False,
             restore_elided_subject=False,

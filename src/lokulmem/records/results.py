@@ -100,6 +100,9 @@ class ScoreBreakdown:
     #: Bonus for a fact that sets the typed attribute the query asks about
     #: ("Where do I live?": ``user.residence``; ``Config.asked_attribute_bonus``).
     attribute: float = 0.0
+    #: Bonus for a memory said just before or after one of the best results, in
+    #: the same session (``Config.nearby_bonus``; :mod:`lokulmem.retrieval.nearby`).
+    nearby: float = 0.0
 
     @property
     def total(self) -> float:
@@ -113,6 +116,7 @@ class ScoreBreakdown:
             + self.time
             + self.graph
             + self.attribute
+            + self.nearby
         )
 
     @property

@@ -4,6 +4,7 @@
         [+ w_lex·bm25(m, key terms of q)/best bm25] [+ cluster bonus] [+ time-range bonus]
         [+ graph bonus: a knowledge-graph neighbour of a top result]
         [+ asked-attribute bonus: a fact that sets the attribute the query asks about]
+        [+ nearby bonus: said in the same session just before or after a top result]
 
 Pinned memories take 1.0 for the strength term.  Cosines are clipped to [0, 1]
 so every component stays in [0, 1] and R ≤ Σw.
@@ -85,6 +86,8 @@ def explain(memory: Memory, b: ScoreBreakdown, similarity: float, config: Config
         parts.append("linked to a top result")
     if b.attribute > 0:
         parts.append("sets what the question asks about")
+    if b.nearby > 0:
+        parts.append("said next to a top result")
     if w.lexical and b.lexical / w.lexical >= 0.5:
         parts.append("shares key words with the message")
     return " + ".join(parts) if parts else "above relevance threshold"

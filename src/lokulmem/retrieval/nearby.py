@@ -1,0 +1,54 @@
+"""Said nearby: what the user said just before or after a top result (a ranking rule).
+
+People tell one thing over several messages: "I tried a new board game last
+week." and, a message later, "It's called Dungeons of the Dragon." The second
+message holds the answer to "Which board game did I try?" but shares almost
+nothing with the question; its neighbour in the conversation does.  So after
+the first ranking, a memory learned in the same session as one of the best
+``nearby_seeds`` results, within ``nearby_seconds`` of it and from another
+message (another turn: the seed's own message is already counted once, see
+``context_once``), gets ``nearby_bonus`` × that result's R / the best R
+(``ScoreBreakdown.nearby``).  Only the order changes: the evidence of
+relevance is the memory's own, so a neighbour that says nothing about the
+question is still not injected (docs/tuning.md entry 56).  Pure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from ..config import Config
+from .stages import Scored
+
+__all__ = ["said_nearby"]
+
+
+def said_nearby(ranked: Sequence[Scored], config: Config) -> list[Scored]:
+    """``ranked`` (best first) with the nearby bonus added to each memory said
+    near one of its best ``nearby_seeds`` results; the order is unchanged (rank
+    them again).  Returns the candidates as they were when the rule is off or
+    nothing is near."""
+    seeds = [s for s in ranked[: config.nearby_seeds] if s.memory.source_session]
+    if config.nearby_bonus <= 0 or not seeds:
+        return list(ranked)
+    best = max(ranked[0].breakdown.total, 1e-9)
+    window = config.nearby_seconds * 1000
+    out: list[Scored] = []
+    for s in ranked:
+        m = s.memory
+        lift = max(
+            (
+                config.nearby_bonus * max(0.0, seed.breakdown.total) / best
+                for seed in seeds
+                if seed.memory.id != m.id
+                and seed.memory.source_session == m.source_session
+                and seed.memory.source_turn != m.source_turn
+                and abs(seed.memory.created_at - m.created_at) <= window
+            ),
+            default=0.0,
+        )
+        if lift > 0:
+            s = Scored(m, s.similarity, dataclasses.replace(s.breakdown, nearby=lift), s.match)
+        out.append(s)
+    return out
