@@ -352,3 +352,23 @@ def test_blas_runs_on_blas_threads_during_calls_and_is_restored(make_mem, embedd
         other = make_mem(embedder=untouched, blas_threads=0)
         other.augment("Where do I live?", [])
         assert set(untouched.seen) == {3}
+
+
+@pytest.mark.parametrize(
+    ("asked", "kept"), [("Lovely! What do they eat?", True), ("Lovely, enjoy them.", False)]
+)
+def test_an_answer_to_the_question_just_asked_is_about_the_user_world(
+    make_mem: Callable[..., LokulMem], asked: str, kept: bool
+) -> None:
+    """No "I" and no name, but it answers what the user was asked: the impersonal
+    margin is ``answer_margin`` (0) instead of ``impersonal_margin``."""
+    mem = make_mem()
+    mem.learn("I adopted two rabbits last spring.", asked)
+    result = mem.learn("They eat hay, fresh greens and the odd carrot.", "Nice.")
+    outcomes = [d.outcome for d in result.decisions]
+    assert outcomes == (["stored"] if kept else ["below-threshold"])
+    strict = make_mem(answer_margin=0.10)  # the impersonal margin for answers too
+    strict.learn("I adopted two rabbits last spring.", asked)
+    assert [d.outcome for d in strict.learn("They eat hay, fresh greens and the odd carrot.").decisions] == [
+        "below-threshold"
+    ]

@@ -7,7 +7,15 @@ import pytest
 
 from lokulmem import Config, Memory
 from lokulmem._engine.facts import Provenance
-from lokulmem._engine.sentence import LearnPlan, MessageFacts, gate, plan_message, plan_sentence, shares_topic
+from lokulmem._engine.sentence import (
+    LearnPlan,
+    MessageFacts,
+    answers_a_question,
+    gate,
+    plan_message,
+    plan_sentence,
+    shares_topic,
+)
 from lokulmem.extraction import analyze_text
 
 NOW = 1_767_225_600_000
@@ -227,3 +235,19 @@ def test_shares_topic_takes_out_the_label_not_words_that_begin_like_it() -> None
     # "car" is the crude stem of "Carmen" too: only the label itself is left out.
     assert shares_topic("Carmen's car broke down.", "Carmen sold the car.", cfg)
     assert not shares_topic("Carmen's garden is lovely.", "Carmen sold the car.", cfg)
+
+
+@pytest.mark.parametrize(
+    ("reply", "sentence", "answers"),
+    [
+        ("Lovely! What do they eat?", "They eat hay and greens.", True),
+        ("Which film did you see? Tell me!", "The film was a quiet drama.", True),
+        ("Lovely! What do they eat?", "The weather was grand.", False),  # asked, not answered
+        ("They eat hay, I read.", "They eat hay and greens.", False),  # nothing asked
+        ("", "They eat hay and greens.", False),
+    ],
+)
+def test_answers_a_question_needs_a_question_and_a_shared_word(
+    reply: str, sentence: str, answers: bool
+) -> None:
+    assert answers_a_question(reply, sentence) is answers

@@ -83,6 +83,18 @@ _HYPOTHETICAL = re.compile(
 )
 
 
+#: The questions in a message: each runs from the end of the sentence before to its "?".
+_QUESTION = re.compile(r"[^.!?]*\?")
+
+
+def answers_a_question(reply_context: str, sentence: str) -> bool:
+    """Whether ``sentence`` answers a question the user was just asked: the message
+    they replied to asks one ("Lovely! What do they eat?") that shares a content
+    word with it ("They eat hay and greens.").  An answer is about the user's world."""
+    asked = frozenset().union(*(topic_stems(q) for q in _QUESTION.findall(reply_context)))
+    return bool(asked & topic_stems(sentence))
+
+
 def _about_the_user(a: Analysis) -> bool:
     """Something ties an impersonal sentence to the user's world: a date, a person,
     a possessive or a relation ("Meeting moved to Friday", "Sister's birthday is
@@ -255,7 +267,8 @@ def plan_sentence(
     if not force and _general_statement(a, facts, cfg, candidates):
         plan.decisions.append(_decision(a, "general-statement", score, novelty, rec, types))
         return
-    threshold = cfg.extraction_threshold + (cfg.impersonal_margin if impersonal else 0.0)
+    margin = cfg.answer_margin if answers_a_question(source.reply, a.sentence) else cfg.impersonal_margin
+    threshold = cfg.extraction_threshold + (margin if impersonal else 0.0)
     if verdict is None and score < threshold and not force:
         said_again = _said_again(a, candidates, rec, threshold, cfg)
         if said_again is not None:

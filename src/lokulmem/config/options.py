@@ -90,6 +90,11 @@ class Config:
     #: A sentence with no first-person word and no person named ("Water boils at
     #: 100 degrees") needs E at least extraction_threshold + this (docs/tuning.md).
     impersonal_margin: float = unit(0.10)
+    #: ... or this when its message answers a question the user was just asked
+    #: (the message it replied to asks one: "What do they eat?" → "They eat
+    #: vegetables and insects."): an answer is about the user's world even when it
+    #: names no one (docs/tuning.md entry 57).
+    answer_margin: float = unit(0.0)
     #: A message with no first-person word, answering nothing, whose sentence names
     #: no date, person, possession or relation is a general statement ("Water boils
     #: at 100 degrees"), not stored (outcome "general-statement"; ``force_extract``
