@@ -57,6 +57,15 @@ def test_no_bonus_outside_the_session_the_message_or_the_window(
     assert said_nearby([best, other], CFG)[1].breakdown.nearby == 0.0
 
 
+def test_the_share_is_of_the_best_r_even_when_a_pinned_memory_ranks_first() -> None:
+    pinned = scored("pinned", 0.2, turn=1, at=NOW - 3_600_000)
+    pinned = st.Scored(pinned.memory.replace(pinned=True), 0.2, pinned.breakdown, 0.2)
+    best = scored("best", 0.8, turn=3)
+    after = scored("after", 0.1, turn=4, at=NOW + 30_000)
+    lifted = said_nearby([pinned, best, after], CFG)[2]
+    assert lifted.breakdown.nearby == pytest.approx(CFG.nearby_bonus)  # 0.8 / 0.8, not 0.8 / 0.2
+
+
 def test_off_and_beyond_the_seeds_nothing_changes() -> None:
     hour = 3_600_000
     best, second = scored("a", 0.8, turn=1), scored("b", 0.7, turn=9, at=NOW + hour)

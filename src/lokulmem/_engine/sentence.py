@@ -267,8 +267,10 @@ def plan_sentence(
     if not force and _general_statement(a, facts, cfg, candidates):
         plan.decisions.append(_decision(a, "general-statement", score, novelty, rec, types))
         return
-    margin = cfg.answer_margin if answers_a_question(source.reply, a.sentence) else cfg.impersonal_margin
-    threshold = cfg.extraction_threshold + (margin if impersonal else 0.0)
+    threshold = cfg.extraction_threshold
+    if impersonal:  # an answer's question is read only for a sentence the margin concerns
+        answer = answers_a_question(source.reply, a.sentence)
+        threshold += cfg.answer_margin if answer else cfg.impersonal_margin
     if verdict is None and score < threshold and not force:
         said_again = _said_again(a, candidates, rec, threshold, cfg)
         if said_again is not None:

@@ -32,7 +32,8 @@ def said_nearby(ranked: Sequence[Scored], config: Config) -> list[Scored]:
     seeds = [s for s in ranked[: config.nearby_seeds] if s.memory.source_session]
     if config.nearby_bonus <= 0 or not seeds:
         return list(ranked)
-    best = max(ranked[0].breakdown.total, 1e-9)
+    # The best R, not the first place's: a pinned memory ranks first whatever its R.
+    best = max(max(s.breakdown.total for s in ranked), 1e-9)
     window = config.nearby_seconds * 1000
     out: list[Scored] = []
     for s in ranked:
