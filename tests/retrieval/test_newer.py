@@ -260,3 +260,20 @@ def test_the_attribute_bonus_never_lifts_an_older_slot_fact_over_a_newer_better_
     assert ids(newer_first([lifted, early], cfg)[0]) == ["slot", "news"]
     # Both set the slot (both have the bonus): the ordinary rule, which needs a marker.
     assert ids(newer_first([_with_bonus(slot, 0.6), _with_bonus(news, 0.5)], cfg)[0]) == ["slot", "news"]
+
+
+def test_a_remark_is_never_out_of_date_so_nothing_moves_above_it() -> None:
+    """``newer_first_needs_state``: the older memory must state something a change
+    replaces; a remark about an occasion keeps its place above a newer remark."""
+    old = item("old", vec(1, 0.2, 0, 0), 0.60, content="User is glad to be part of the festival.")
+    new = item("new", vec(1, 0, 0.3, 0), 0.55, day=20, content="User is rehearsing for the festival now.")
+    ranked, moved = newer_first([old, new], CFG)
+    assert ids(ranked) == ["old", "new"] and not moved
+    ranked, moved = newer_first([old, new], CFG.replace(newer_first_needs_state=False))
+    assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
+    # A typed attribute or an opinion of something is replaceable: the move is made.
+    for older in (
+        item("old", vec(1, 0.2, 0, 0), 0.60, content="User is glad about it.", attribute="user.residence"),
+        item("old", vec(1, 0.2, 0, 0), 0.60, content="User hates olives."),
+    ):
+        assert ids(newer_first([older, new], CFG)[0]) == ["new", "old"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lokulmem.retrieval.states import states_now
+from lokulmem.retrieval.states import replaceable, states_now
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,56 @@ def test_not_states(content: str) -> None:
 def test_the_user_label_is_read() -> None:
     assert states_now("Sam banks with Northgate.", "Sam")
     assert not states_now("User banks with Northgate.", "Sam")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "User banks with Northgate.",  # a present state
+        "User hates olives.",  # an opinion of something, which a change of mind replaces
+        "User really prefers tea.",
+        "User's phone number ends in 441.",  # a property of something of the user's
+        "User's flat costs 900 a month.",
+    ],
+)
+def test_replaceable(content: str) -> None:
+    assert replaceable(content)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "User joined a tournament yesterday.",  # an event
+        "User is glad to be part of it.",  # a feeling about an occasion
+        "User is so excited about Friday.",
+        "User is thrilled.",
+        "User is thinking of moving.",  # a frame of mind
+        "Dancing makes User happy.",  # not said of the user
+        "User's boss says hi.",  # a saying
+        "User's class was fun.",
+        "Sam hates olives.",  # another person (the label is "User")
+    ],
+)
+def test_not_replaceable(content: str) -> None:
+    assert not replaceable(content)
+
+
+def test_replaceable_reads_the_user_label() -> None:
+    assert replaceable("Sam hates olives.", "Sam")
+    assert replaceable("Sam's phone number ends in 441.", "Sam")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "User doesn't eat meat.",
+        "User never drinks coffee.",
+        "User has been vegan for years.",
+        "User is into climbing.",
+        "User is 34.",
+        "User is the team lead.",
+        "Pizza is User's favourite food.",
+    ],
+)
+def test_negated_and_lasting_states_are_replaceable(content: str) -> None:
+    assert replaceable(content)

@@ -478,6 +478,12 @@ class Config:
     #: of many states (docs/tuning.md entry 47: at 0.25 the team set's questions got
     #: 2.40 memories instead of 1.54, for no recall).
     newer_first_inherit_similarity: float = unit(0.5)
+    #: The older memory of any other move must state a typed attribute or
+    #: something a change replaces (``retrieval.states.replaceable``: a present
+    #: state, the user's opinion of something, a property of something of
+    #: theirs), not a remark such as "User is glad to be part of it."
+    #: (docs/tuning.md entry 58).
+    newer_first_needs_state: bool = True
 
     # --- embedding ---
     #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).
@@ -764,6 +770,7 @@ class Config:
             nearby_bonus=0.0,
             newer_first_inherits=False,
             newer_first_states_lend=False,
+            newer_first_needs_state=False,
             restore_elided_subject=False,
             restated_reinforce_similarity=0.0,
             restated_topic_share=0.0,

@@ -40,6 +40,14 @@ as telling a change; an inheritance needs the cosine
 ``newer_first_inherit_similarity``, and none below ``newer_first_similarity``
 between typed attributes of different kinds (docs/tuning.md entry 47).
 
+**What a newer memory may move above** (``newer_first_needs_state``).  Outside
+an inheritance, the older memory must state a typed attribute or something a
+change replaces (:func:`lokulmem.retrieval.states.replaceable`: a present
+state, what the user is or has, the user's opinion of something).  A remark
+("User joined a tournament yesterday.", "User is glad to be part of it.") is
+never out of date; moving a newer remark on the same topic above it only
+pushed the best match down (docs/tuning.md entry 58).
+
 **The asked-attribute bonus** (``ScoreBreakdown.attribute``) is left out of the
 margin, and a newer memory that matched the question at least as well moves
 above an older fact that only the bonus put above it, marker or not: the
@@ -59,7 +67,7 @@ from ..clock import MS_PER_HOUR
 from ..config import Config
 from ..extraction.lexicon import CHANGE_MARKERS, STATE_CHANGES
 from ..pairhead import PairHead, pair_features
-from .states import states_now
+from .states import replaceable, states_now
 
 if TYPE_CHECKING:
     from .stages import Scored
@@ -107,6 +115,8 @@ def newer_first(
     order = list(range(len(shown)))
     moved: dict[str, str] = {}
     use_head = head is not None and config.newer_first_pair_threshold > 0
+    # Which of the window's memories a newer one may stand above without inheriting.
+    changeable = [_changeable(s, config) for s in shown[:window]]
     for j in range(1, len(shown)):
         newer = shown[j]
         if j >= window:  # from below the window: its own words must tell the change
@@ -124,7 +134,7 @@ def newer_first(
                 continue
             older = shown[i]
             inherits = says and _lends(older, relevant, config)
-            if j >= window and not inherits:
+            if not inherits and (j >= window or not changeable[i]):
                 continue
             # An inheritance needs no other word for the change: the newer's own tells it.
             if _follows(older, newer, float(cosines[j, i]), config, margin=not inherits) and (
@@ -165,6 +175,15 @@ def _lends(older: Scored, relevant: Set[str], config: Config) -> bool:
     if older.memory.attribute is not None:
         return True
     return config.newer_first_states_lend and states_now(older.memory.content, config.user_label)
+
+
+def _changeable(older: Scored, config: Config) -> bool:
+    """Whether a newer memory may move above ``older`` (other than by inheriting its
+    standing): with ``newer_first_needs_state``, ``older`` must state a typed
+    attribute or something a change replaces (:func:`replaceable`), not a remark."""
+    if not config.newer_first_needs_state or older.memory.attribute is not None:
+        return True
+    return replaceable(older.memory.content, config.user_label)
 
 
 def _follows(older: Scored, newer: Scored, cosine: float, config: Config, *, margin: bool) -> bool:
