@@ -126,6 +126,26 @@ def test_rank_puts_pinned_memories_above_the_floor_first() -> None:
     assert [s.memory.id for s in st.rank(scored(top, pinned), floor=0.99)] == ["top", "pin"]
 
 
+def test_a_messages_second_fact_yields_to_another_messages_best_of_nearly_the_same_r() -> None:
+    msg = "I moved to Porto and bought a bike."
+    a = mem("a", vec(1, 0.1, 0, 0), source_context=msg, source_session="s")
+    b = mem("b", vec(1, 0.2, 0, 0), source_context=msg, source_session="s")
+    c = mem("c", vec(1, 0.3, 0, 0), source_context="My sister lives in Lyon.", source_session="s")
+    d = mem("d", vec(0, 1, 0, 0), source_context="Something else.", source_session="s")
+    plain = st.rank(scored(a, b, c, d), floor=0.0)
+    assert [s.memory.id for s in plain] == ["a", "b", "c", "d"]
+    assert st.repeats(plain) == {"b": 1}
+    lowered = st.rank(scored(a, b, c, d), floor=0.0, repeat_penalty=0.1)
+    assert [s.memory.id for s in lowered] == ["a", "c", "b", "d"]  # b: R − 0.1 is below c, above d
+    # R itself is unchanged: the order is a ranking rule, not a score.
+    totals = {s.memory.id: s.breakdown.total for s in plain}
+    assert {s.memory.id: s.breakdown.total for s in lowered} == totals
+    # A pinned memory above the floor still leads, whatever its message.
+    pinned = mem("p", vec(0, 0, 1, 0), source_context=msg, source_session="s", pinned=True)
+    first = st.rank(scored(a, b, c, pinned), floor=0.0, repeat_penalty=0.1)
+    assert first[0].memory.id == "p"
+
+
 def test_select_records_why_each_candidate_was_left_out() -> None:
     memories = [mem(f"m{i}", vec(1, i * 0.3, 0, 0)) for i in range(4)]
     memories.append(mem("emo", vec(1, 0, 0, 0.1), types=("emotional",)))

@@ -161,14 +161,23 @@ class _Recall:
             own = own_lexical_scores(engine, self.parsed.terms, self.pool.lexical_best)
             self.pool = replace(self.pool, lexical_own=own)
         ranked = st.rank(st.context_once(scored, self.pool.lexical_own, cfg), self.args.floor)
-        if cfg.nearby_bonus > 0:
-            ranked = st.rank(said_nearby(ranked, cfg), self.args.floor)
+        if cfg.nearby_bonus > 0 or cfg.message_repeat_penalty > 0:
+            # Said nearby reads the first order's best results; a message's repeats
+            # yield to other messages in the final one.
+            ranked = st.rank(
+                said_nearby(ranked, cfg), self.args.floor, repeat_penalty=cfg.message_repeat_penalty
+            )
         # The evidence does not depend on the order: newer first reads which are relevant.
         self.own_proof = sel.evidence_of(ranked, self.pool, cfg)
         bar = cfg.relevance_threshold
         self.relevant = frozenset(i for i, v in (self.own_proof or {}).items() if v >= bar)
         self._newer_first(ranked)
-        self.clock.done("ranking", ranked=len(self.ranked), newer_first=len(self.newer))
+        self.clock.done(
+            "ranking",
+            ranked=len(self.ranked),
+            newer_first=len(self.newer),
+            message_repeats=len(st.repeats(self.ranked)) if cfg.message_repeat_penalty > 0 else 0,
+        )
 
     def _newer_first(self, ranked: list[st.Scored]) -> None:
         """The final order, newer first's moves and those that lend standing."""
@@ -211,7 +220,7 @@ class _Recall:
         if self.proof is not None:
             self.proof = {**self.proof, **(sel.evidence_of(more, extra, cfg) or {})}
         linked, self.proof = st.link([*self.ranked, *more], links, self.proof, cfg)
-        ranked = st.rank(sorted(linked, key=lambda s: -s.breakdown.total), self.args.floor)
+        ranked = st.rank(linked, self.args.floor, repeat_penalty=cfg.message_repeat_penalty)
         # The final order is this pass's: so are the ids it moved.
         self._newer_first(ranked)
         if self.proof is not None:

@@ -252,6 +252,11 @@ class Config:
     nearby_seeds: int = count(2)
     #: See ``nearby_bonus``: how far apart in time two messages are still nearby.
     nearby_seconds: float = nonneg(120.0)
+    #: A candidate ranks as if its R were this much lower for each memory of its
+    #: message scoring above it, so one message's facts do not fill the first
+    #: places (a reorder: R, the evidence and what is injected are the memory's
+    #: own; 0: off; no PRD figure, docs/tuning.md entry 59).
+    message_repeat_penalty: float = nonneg(0.1)
     #: An ordinary word the store has never seen weighs this share of its IDF in
     #: the coverage (a name never seen weighs all of it).
     unknown_term_weight: float = unit(0.2)
@@ -768,6 +773,7 @@ class Config:
             history_candidates=0,
             graph_bonus=0.08,
             nearby_bonus=0.0,
+            message_repeat_penalty=0.0,
             newer_first_inherits=False,
             newer_first_states_lend=False,
             newer_first_needs_state=False,

@@ -302,13 +302,38 @@ def link(
     return out, lifted
 
 
-def rank(scored: Sequence[Scored], floor: float) -> list[Scored]:
+def rank(scored: Sequence[Scored], floor: float, *, repeat_penalty: float = 0.0) -> list[Scored]:
     """Pinned memories above the floor first, then by score (stable), then
-    :func:`current_first`."""
+    :func:`current_first`.  With ``repeat_penalty``, a memory ranks as if its R
+    were that much lower for each memory of its message that scores above it
+    (:func:`repeats`): one message's second fact yields to another message's
+    best one of nearly the same R.  R itself is unchanged."""
+    by_score = sorted(scored, key=lambda s: -s.breakdown.total)
+    lowered = repeats(by_score)
     ordered = sorted(
-        scored, key=lambda s: (-(s.memory.pinned and s.breakdown.total > floor), -s.breakdown.total)
+        by_score,
+        key=lambda s: (
+            -(s.memory.pinned and s.breakdown.total > floor),
+            -(s.breakdown.total - repeat_penalty * lowered.get(s.memory.id, 0)),
+        ),
     )
     return current_first(ordered)
+
+
+def repeats(ranked: Sequence[Scored]) -> dict[str, int]:
+    """For each memory of ``ranked`` (best first) that follows another memory of its
+    message, how many do (memories of no known message are left out)."""
+    seen: dict[tuple[str, str], int] = {}
+    out: dict[str, int] = {}
+    for s in ranked:
+        key = _message_of(s.memory)
+        if key is None:
+            continue
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        if n:
+            out[s.memory.id] = n
+    return out
 
 
 def current_first(ranked: Sequence[Scored]) -> list[Scored]:
