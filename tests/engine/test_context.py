@@ -125,6 +125,7 @@ def test_close_writes_what_is_pending(make_mem: Callable[..., LokulMem], tmp_pat
     mem = make_mem(path=path)
     engine = mem._engine
     mem.learn("I grow tomatoes.")  # the session's first message runs maintenance (which settles)
+    mem.wait_for_maintenance()  # finished now, not late beside what follows
     # Hold the helper's write back: only close() can write the vector.  And hold its
     # embedding until learn() has returned, or a fast helper would hand the vector to
     # learn()'s own write (a race the test would otherwise lose on a loaded machine).
@@ -152,6 +153,9 @@ def test_a_failed_learn_keeps_the_pending_vectors(
     mem = make_mem(path=path)
     engine = mem._engine
     mem.learn("I grow tomatoes.")  # the session's first message runs maintenance (which settles)
+    # Let that maintenance finish now: run late, on a busy machine, it would settle
+    # the next message's context vector before the failed write this test is about.
+    mem.wait_for_maintenance()
     engine.contexts._land = lambda: None  # only a later write lands it
     first = mem.learn("I collect vintage maps.", in_reply_to="Any hobbies?").extracted[0]
     engine.contexts.ready(wait=True)
