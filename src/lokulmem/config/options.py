@@ -485,9 +485,8 @@ class Config:
     newer_first_inherit_similarity: float = unit(0.5)
     #: The older memory of any other move must state a typed attribute or
     #: something a change replaces (``retrieval.states.replaceable``: a present
-    #: state, the user's opinion of something, a property of something of
-    #: theirs), not a remark such as "User is glad to be part of it."
-    #: (docs/tuning.md entry 58).
+    #: state, what the user is or has, the user's opinion of something), not a
+    #: remark such as "User is glad to be part of it." (docs/tuning.md entry 58).
     newer_first_needs_state: bool = True
 
     # --- embedding ---

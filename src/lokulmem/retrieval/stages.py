@@ -306,10 +306,10 @@ def rank(scored: Sequence[Scored], floor: float, *, repeat_penalty: float = 0.0)
     """Pinned memories above the floor first, then by score (stable), then
     :func:`current_first`.  With ``repeat_penalty``, a memory ranks as if its R
     were that much lower for each memory of its message that scores above it
-    (:func:`repeats`): one message's second fact yields to another message's
-    best one of nearly the same R.  R itself is unchanged."""
+    (:func:`repeats`): one message's second fact yields to other messages'
+    facts of nearly the same R.  R itself is unchanged."""
     by_score = sorted(scored, key=lambda s: -s.breakdown.total)
-    lowered = repeats(by_score)
+    lowered = repeats(by_score) if repeat_penalty > 0 else {}
     ordered = sorted(
         by_score,
         key=lambda s: (
