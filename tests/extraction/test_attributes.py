@@ -37,6 +37,8 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I live near the beach.", "user.residence", "beach"),
         ("I sleep about eight hours a night.", "user.sleep", "8"),
         ("With the twins I sleep 5 hours at most.", "user.sleep", "5"),
+        ("We're back in the office four days a week.", "user.work_mode", "in the office"),
+        ("I'm back to working from home since the move.", "user.work_mode", "from home"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -90,3 +92,7 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
 )
 def test_the_change_verbs_need_their_kind_of_value(sentence: str) -> None:
     assert extract_attribute(sentence) is None
+
+
+def test_a_day_in_the_office_is_no_work_mode() -> None:
+    assert extract_attribute("I'm in the office today.") is None

@@ -277,3 +277,17 @@ def test_a_remark_is_never_out_of_date_so_nothing_moves_above_it() -> None:
         item("old", vec(1, 0.2, 0, 0), 0.60, content="User hates olives."),
     ):
         assert ids(newer_first([older, new], CFG)[0]) == ["new", "old"]
+
+
+def test_a_change_of_the_same_slot_inherits_however_unlike_the_sentences() -> None:
+    """Two facts the attribute rules read as one slot need no cosine to inherit:
+    "User works from home." / "User and others are back in the office now." read
+    apart (cosine 0.2) though they set the same thing."""
+    cfg = CFG.replace(newer_first_inherits=True)
+    old = item("old", vec(1, 0, 0, 0), 0.60, content="User works from home.", attribute="user.work_mode")
+    back = "User and others are back in the office now."
+    new = item("new", vec(0.2, 1, 0, 0), 0.10, day=20, content=back, attribute="user.work_mode")
+    ranked, moved = newer_first([old, new], cfg, relevant={"old"})
+    assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
+    untyped = item("new", vec(0.2, 1, 0, 0), 0.10, day=20, content=back)
+    assert ids(newer_first([old, untyped], cfg, relevant={"old"})[0]) == ["old", "new"]

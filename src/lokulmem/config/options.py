@@ -481,7 +481,8 @@ class Config:
     #: the other moves is ``newer_first_similarity``).  A change of value makes the
     #: pair read less alike, but lower bars let unrelated changes inherit in a store
     #: of many states (docs/tuning.md entry 47: at 0.25 the team set's questions got
-    #: 2.40 memories instead of 1.54, for no recall).
+    #: 2.40 memories instead of 1.54, for no recall).  Two facts of one typed
+    #: slot need none (docs/tuning.md entry 61).
     newer_first_inherit_similarity: float = unit(0.5)
     #: The older memory of any other move must state a typed attribute or
     #: something a change replaces (``retrieval.states.replaceable``: a present

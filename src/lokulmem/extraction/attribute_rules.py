@@ -250,6 +250,13 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         "work_mode",
         r"\bi\s+(?:mostly\s+|usually\s+)?work\s+(?P<v>from home|remotely|in the office|on site|onsite)\b",
     ),
+    # "We're back in the office.", "I'm back to working from home.": a change of
+    # where the user works, said of the team as often as of themselves.
+    (
+        "work_mode",
+        r"\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:all\s+)?back\s+(?:to\s+working\s+)?"
+        r"(?P<v>from home|in the office|on site|onsite)\b",
+    ),
     ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
     ("hair_length", r"\bmy\s+hair\s+is\s+(?:\w+\s+)?(?P<v>long|short)\b"),
     (

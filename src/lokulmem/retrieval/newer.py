@@ -38,7 +38,9 @@ banks with …") lends as a slot does, and a newer memory whose words tell a new
 value without a marker ("cut out", "went up to 48k": ``STATE_CHANGES``) counts
 as telling a change; an inheritance needs the cosine
 ``newer_first_inherit_similarity``, and none below ``newer_first_similarity``
-between typed attributes of different kinds (docs/tuning.md entry 47).
+between typed attributes of different kinds (docs/tuning.md entry 47); between
+two facts of one typed slot it needs no cosine at all ("User works from home."
+/ "User and others are back in the office now.": docs/tuning.md entry 61).
 
 **What a newer memory may move above** (``newer_first_needs_state``).  Outside
 an inheritance, the older memory must state a typed attribute or something a
@@ -198,6 +200,8 @@ def _follows(older: Scored, newer: Scored, cosine: float, config: Config, *, mar
     alike = config.newer_first_similarity if margin else config.newer_first_inherit_similarity
     if cosine < config.newer_first_similarity and _other_kind(older, newer):
         return False
+    if not margin and _same_kind(older, newer):
+        alike = 0.0  # the attribute rules read one slot in both: no cosine needed
     return (
         not older.memory.pinned
         and newer.memory.created_at - older.memory.created_at >= gap_ms
@@ -214,6 +218,12 @@ def _only_the_bonus(older: Scored, newer: Scored) -> bool:
     "User and Sam got married in June.")."""
     old, new = older.breakdown, newer.breakdown
     return old.attribute > new.attribute and new.matched >= old.matched
+
+
+def _same_kind(older: Scored, newer: Scored) -> bool:
+    """Whether both memories state typed attributes of one kind (see :func:`_other_kind`)."""
+    a, b = older.memory.attribute, newer.memory.attribute
+    return a is not None and b is not None and a.split(":")[0] == b.split(":")[0]
 
 
 def _other_kind(older: Scored, newer: Scored) -> bool:
