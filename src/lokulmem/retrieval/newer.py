@@ -220,17 +220,24 @@ def _only_the_bonus(older: Scored, newer: Scored) -> bool:
     return old.attribute > new.attribute and new.matched >= old.matched
 
 
-def _same_kind(older: Scored, newer: Scored) -> bool:
-    """Whether both memories state typed attributes of one kind (see :func:`_other_kind`)."""
+def _kinds(older: Scored, newer: Scored) -> tuple[str, str] | None:
+    """The kinds of both memories' typed attributes (the key up to its qualifier:
+    ``user.pet_name:dog`` and ``user.pet_name:cat`` are one kind), or None unless
+    both state one."""
     a, b = older.memory.attribute, newer.memory.attribute
-    return a is not None and b is not None and a.split(":")[0] == b.split(":")[0]
+    return None if a is None or b is None else (a.split(":")[0], b.split(":")[0])
+
+
+def _same_kind(older: Scored, newer: Scored) -> bool:
+    """Whether both memories state typed attributes of one kind."""
+    kinds = _kinds(older, newer)
+    return kinds is not None and kinds[0] == kinds[1]
 
 
 def _other_kind(older: Scored, newer: Scored) -> bool:
-    """Whether both memories state typed attributes of different kinds (the key up to
-    its qualifier: ``user.pet_name:dog`` and ``user.pet_name:cat`` are one kind)."""
-    a, b = older.memory.attribute, newer.memory.attribute
-    return a is not None and b is not None and a.split(":")[0] != b.split(":")[0]
+    """Whether both memories state typed attributes of different kinds."""
+    kinds = _kinds(older, newer)
+    return kinds is not None and kinds[0] != kinds[1]
 
 
 def _head_vouches(
