@@ -6,21 +6,21 @@ import pytest
 
 from lokulmem.retrieval.states import replaceable, states_now
 
+#: Present states: :func:`states_now` reads each, and so :func:`replaceable` does.
+PRESENT_STATES = [
+    "User banks with Northgate.",
+    "User works nights at the clinic.",
+    "User's broadband provider is Skylink.",
+    "User's salary is 40k.",
+    "User is training for a half marathon.",
+    "User is in a choir on Tuesdays.",
+    "User is a nurse.",
+    "User's son goes to nursery.",
+    "These days User writes almost everything in Go.",
+]
 
-@pytest.mark.parametrize(
-    "content",
-    [
-        "User banks with Northgate.",
-        "User works nights at the clinic.",
-        "User's broadband provider is Skylink.",
-        "User's salary is 40k.",
-        "User is training for a half marathon.",
-        "User is in a choir on Tuesdays.",
-        "User is a nurse.",
-        "User's son goes to nursery.",
-        "These days User writes almost everything in Go.",
-    ],
-)
+
+@pytest.mark.parametrize("content", PRESENT_STATES)
 def test_present_states(content: str) -> None:
     assert states_now(content)
 
@@ -50,11 +50,18 @@ def test_the_user_label_is_read() -> None:
 @pytest.mark.parametrize(
     "content",
     [
-        "User banks with Northgate.",  # a present state
+        *PRESENT_STATES,
         "User hates olives.",  # an opinion of something, which a change of mind replaces
         "User really prefers tea.",
         "User's phone number ends in 441.",  # a property of something of the user's
         "User's flat costs 900 a month.",
+        "User doesn't eat meat.",  # a state said in the negative
+        "User never drinks coffee.",
+        "User has been vegan for years.",  # ... or as lasting
+        "User is into climbing.",  # what the user is, not a feeling
+        "User is 34.",
+        "User is the team lead.",
+        "Pizza is User's favourite food.",  # what is the user's
     ],
 )
 def test_replaceable(content: str) -> None:
@@ -82,19 +89,3 @@ def test_not_replaceable(content: str) -> None:
 def test_replaceable_reads_the_user_label() -> None:
     assert replaceable("Sam hates olives.", "Sam")
     assert replaceable("Sam's phone number ends in 441.", "Sam")
-
-
-@pytest.mark.parametrize(
-    "content",
-    [
-        "User doesn't eat meat.",
-        "User never drinks coffee.",
-        "User has been vegan for years.",
-        "User is into climbing.",
-        "User is 34.",
-        "User is the team lead.",
-        "Pizza is User's favourite food.",
-    ],
-)
-def test_negated_and_lasting_states_are_replaceable(content: str) -> None:
-    assert replaceable(content)
