@@ -39,6 +39,15 @@ def test_attributes_carry_entity_and_value() -> None:
         ("With the twins I sleep 5 hours at most.", "user.sleep", "5"),
         ("We're back in the office four days a week.", "user.work_mode", "in the office"),
         ("I'm back to working from home since the move.", "user.work_mode", "from home"),
+        ("Our office moved to King's Cross.", "user.place:office", "king's cross"),
+        ("My gym has moved to Elm Street.", "user.place:gym", "elm street"),
+        ("I work nights at the hospital.", "user.shift", "night"),
+        ("I switched to day shifts.", "user.shift", "day"),
+        ("I'm on the early shift this month.", "user.shift", "early"),
+        ("I rent a flat with two friends.", "user.tenure", "rent"),
+        ("We bought our first home!", "user.tenure", "own"),
+        ("My project at work is the billing system.", "user.project", "billing system"),
+        ("I got moved onto the mobile app project.", "user.project", "mobile app"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -96,3 +105,16 @@ def test_the_change_verbs_need_their_kind_of_value(sentence: str) -> None:
 
 def test_a_day_in_the_office_is_no_work_mode() -> None:
     assert extract_attribute("I'm in the office today.") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I bought a house plant.",
+        "I rent a car when I travel.",
+        "I work out most days.",
+        "I'm working on a project.",
+    ],
+)
+def test_things_bought_rented_or_worked_on_that_set_no_home_shift_or_project(sentence: str) -> None:
+    assert extract_attribute(sentence) is None

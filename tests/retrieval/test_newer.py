@@ -29,6 +29,7 @@ def item(
     pinned: bool = False,
     content: str = "",
     attribute: str | None = None,
+    value: str | None = None,
 ) -> Scored:
     m = Memory(
         id=mid,
@@ -38,6 +39,7 @@ def item(
         created_at=T0 + int(day * DAY),
         pinned=pinned,
         attribute=attribute,
+        attribute_value=value,
     )
     return Scored(m, 0.5, ScoreBreakdown(semantic=score, recency=0.0, strength=0.0, continuity=0.0), 0.5)
 
@@ -291,3 +293,21 @@ def test_a_change_of_the_same_slot_inherits_however_unlike_the_sentences() -> No
     assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
     untyped = item("new", vec(0.2, 1, 0, 0), 0.10, day=20, content=back)
     assert ids(newer_first([old, untyped], cfg, relevant={"old"})[0]) == ["old", "new"]
+
+
+def test_a_new_value_of_the_same_slot_moves_above_the_old_without_a_marker() -> None:
+    """The attribute rules read only single-valued slots: a newer fact setting the
+    older one's slot to another value is the current one, told with no change word
+    and with sentences far apart ("User and others bought their first home." after
+    "User rents User's apartment.", cosine 0.32).  It moves; it lends nothing."""
+    cfg = CFG.replace(newer_first_inherits=True)
+    rent = "User rents User's apartment."
+    old = item("old", vec(1, 0, 0, 0), 0.54, content=rent, attribute="user.tenure", value="rent")
+    bought = "User and others bought their first home."
+    new = item("new", vec(0.3, 1, 0, 0), 0.46, day=30, content=bought, attribute="user.tenure", value="own")
+    ranked, moved = newer_first([old, new], cfg, relevant={"old"})
+    assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
+    assert inheriting(ranked, moved, cfg, {"old"}) == []
+    same = item("new", vec(0.3, 1, 0, 0), 0.46, day=30, content=bought, attribute="user.tenure", value="rent")
+    assert ids(newer_first([old, same], cfg, relevant={"old"})[0]) == ["old", "new"]
+    assert ids(newer_first([old, new], cfg.replace(newer_first_inherits=False))[0]) == ["old", "new"]

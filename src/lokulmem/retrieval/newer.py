@@ -136,12 +136,15 @@ def newer_first(
                 continue
             older = shown[i]
             inherits = says and _lends(older, relevant, config)
-            if not inherits and (j >= window or not changeable[i]):
+            # A new value of the older fact's slot is a change, however told.
+            slot = j < window and config.newer_first_inherits and _new_value(older, newer)
+            if not (inherits or slot) and (j >= window or not changeable[i]):
                 continue
             # An inheritance needs no other word for the change: the newer's own tells it.
-            if _follows(older, newer, float(cosines[j, i]), config, margin=not inherits) and (
+            if _follows(older, newer, float(cosines[j, i]), config, margin=not (inherits or slot)) and (
                 marked
                 or inherits
+                or slot
                 or _only_the_bonus(older, newer)
                 or (use_head and _head_vouches(head, older, newer, vectors[i], vectors[j], config))
             ):
@@ -232,6 +235,15 @@ def _same_kind(older: Scored, newer: Scored) -> bool:
     """Whether both memories state typed attributes of one kind."""
     kinds = _kinds(older, newer)
     return kinds is not None and kinds[0] == kinds[1]
+
+
+def _new_value(older: Scored, newer: Scored) -> bool:
+    """Whether ``newer`` sets the very slot ``older`` sets (the same attribute key) to
+    another value: the attribute rules read only single-valued slots, so the newer
+    value is the current one ("User and others bought their first home." after
+    "User rents User's apartment.")."""
+    a, b = older.memory, newer.memory
+    return a.attribute is not None and a.attribute == b.attribute and a.attribute_value != b.attribute_value
 
 
 def _other_kind(older: Scored, newer: Scored) -> bool:

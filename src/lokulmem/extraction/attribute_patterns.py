@@ -1,0 +1,333 @@
+"""The attribute rules' patterns, as data: one ``(name, regular expression)`` per
+way a sentence sets a single-valued attribute.
+
+Named groups: ``v`` the value, ``subj`` whose attribute ("my sister"), ``attr``
+a qualifier (the pet in "my dog is called Rex"), ``neg`` a negation.  How a
+match is finished into ``(attribute, value)`` (tails cut, names required,
+values normalised) is :mod:`lokulmem.extraction.attribute_rules`'s.  Patterns
+are tried in this order, case-insensitively.
+"""
+
+from __future__ import annotations
+
+from .lexicon import DIETS, PET_KINDS, RELATIONSHIP_STATUSES
+
+__all__ = ["PATTERNS"]
+
+_SUBJECT = r"(?:(?P<i>\bi)|\bmy\s+(?P<subj>[a-z\-]+))"
+_ADV = r"(?:\s+(?:currently|now|still|actually|really|also|just|recently))*"
+_VALUE = r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)"
+_END = r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bwith\b|\bsince\b|\bbecause\b|\bfor\b|\bnow\b|$))"
+#: A school's name: "Kingston University", "University of Bath", "Imperial College London".
+_INSTITUTION = (
+    r"(?P<v>(?:[a-z][a-z'.&\-]*\s+){1,4}(?:university|college|institute|academy)(?:\s+[a-z][a-z\-]*)?"
+    r"|(?:university|college)\s+of\s+[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})"
+) + _END
+_PETS = "|".join(PET_KINDS)
+#: After a home ("a house", not "a house plant"): the end of the clause or where or when it is.
+_HOME_END = (
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:in|near|on|at|outside|by|with|together|last|this|recently|now|and|but)\b)"
+)
+_NEG = r"(?P<neg>\s+(?:no longer|not|never|don't|do not|doesn't|does not))?"
+
+#: Every pattern, in the order the rules are tried.
+PATTERNS: tuple[tuple[str, str], ...] = (
+    # Who one lives with: "I live alone" / "I live with my parents" / "I moved out".
+    # Alone is alone whatever follows ("I live alone in a studio").
+    ("household", r"\bi" + _ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own)\b"),
+    (
+        "household",
+        r"\bi" + _ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own|with\s+[a-z' ]{2,40}?)" + _END,
+    ),
+    (
+        "household",
+        r"\bi" + _ADV + r"\s+(?:moved|moving)\s+(?:out(?:\s+(?:into|to))?|into|to)\s+"
+        r"(?:a\s+place\s+of\s+my\s+own|my\s+own\s+(?P<v>place|apartment|flat|house|home))\b",
+    ),
+    # Someone moved in: "My girlfriend moved in with me" (the household is with her).
+    (
+        "household",
+        r"\bmy\s+(?P<v>[a-z\-]+)\s+(?:just\s+|finally\s+)?(?:moved|has moved|is moving)\s+in\s+with\s+me\b",
+    ),
+    (
+        "residence",
+        _SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)?"
+        + _NEG
+        + _ADV
+        + r"(?:\s+used to)?\s+(?:live|lives|living|reside|resides|residing|based|"
+        + r"stay|stays|staying)\s+(?:in|near|by|on)\s+"
+        + _VALUE
+        + _END,
+    ),
+    ("residence", _SUBJECT + _ADV + r"\s+(?:just\s+)?(?:moved|relocated)\s+to\s+" + _VALUE + _END),
+    ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + _END),
+    # "I'm in Vancouver now" / "I'm now in Vancouver": a place name, said with "now".
+    ("residence_now", r"\bi(?:'m|\s+am)\s+in\s+(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,3}?)\s+now\b"),
+    ("residence_now", r"\bi(?:'m|\s+am)\s+now\s+(?:in|based in|living in)\s+" + _VALUE + _END),
+    (
+        "employer",
+        _SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)?"
+        + _NEG
+        + _ADV
+        + r"\s+(?:work|works|working|employed|interning|intern)\s+(?:at|for|by|with)\s+"
+        + _VALUE
+        + _END,
+    ),
+    (
+        "employer_at",
+        _SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)"
+        + r"(?P<neg>\s+(?:no longer|not))?"
+        + r"\s+(?:at|with)\s+(?P<v>[A-Z][A-Za-z0-9&'.\-]*(?:\s+[A-Z][A-Za-z0-9&'.\-]*)*)"
+        + _END,
+    ),
+    (
+        "employer",
+        _SUBJECT + _ADV + r"\s+(?:joined|started at|got hired at|got a job at)\s+" + _VALUE + _END,
+    ),
+    # "I left Deloitte and joined KPMG": the employer is the one joined.
+    (
+        "employer",
+        r"\bi\s+(?:left|quit)\s+[^,.;!?]{1,60}?\s+(?:and|to)\s+(?:joined|started at)\s+" + _VALUE + _END,
+    ),
+    (
+        "employer",
+        r"\bi\s+(?:\w+\s+)?(?:to|got|have|found|took|started|began)\s+(?:a\s+|my\s+|the\s+)?"
+        r"(?:new\s+)?job\s+(?:at|with)\s+" + _VALUE + _END,
+    ),
+    ("job", _SUBJECT + _ADV + r"\s+(?:work|works|working)\s+as\s+(?:an?\s+)?" + _VALUE + _END),
+    # The platform one uses: "I use an iPhone" / "I switched to Android" / "I'm a Mac user".
+    (
+        "platform",
+        r"\bi" + _ADV + r"(?:\s+(?:use|uses|using|own|have|switched to|changed to|moved to|got)|"
+        r"'m\s+(?:an?\s+)|\s+am\s+(?:an?\s+))\s*(?:an?\s+|the\s+|my\s+)?"
+        r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|"
+        r"blackberry)\b",
+    ),
+    # How one gets to work: "I take the bus to work" / "I cycle to work".
+    (
+        "commute",
+        r"\bi" + _ADV + r"\s+(?:(?:take|takes|ride|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|subway|"
+        r"metro|tram|ferry|bike)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
+        r"(?:work|the office|school)\b",
+    ),
+    (
+        "job",
+        r"\bmy\s+(?:job|role|position|title|profession|occupation)\s+is\s+(?:an?\s+)?"
+        + r"(?P<v>[a-z0-9 \-]{1,60}?)"
+        + _END,
+    ),
+    ("job", _SUBJECT + r"(?:'m|\s+am|\s+is|'s)" + _NEG + _ADV + r"\s+an?\s+" + _VALUE + _END),
+    # "I quit teaching and became a freelance translator" (a job word is required).
+    ("job", r"\bi\s+(?:[a-z']+\s+){0,5}?(?:became|have become|'ve become)\s+an?\s+" + _VALUE + _END),
+    # "I was promoted to senior developer" / "I got promoted to team lead" (a job word is required).
+    (
+        "job",
+        r"\bi"
+        + _ADV
+        + r"\s+(?:was|got|have been|'ve been|just got)\s+promoted\s+to\s+(?:an?\s+|the\s+)?"
+        + _VALUE
+        + _END,
+    ),
+    ("name", r"\bmy\s+name\s+is\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + _END),
+    ("name", r"\b(?:call me|i go by)\s+(?P<v>[a-z][a-z'\-]*)" + _END),
+    ("age", _SUBJECT + r"(?:'m|\s+am|\s+is|'s)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?" + _END),
+    ("age", _SUBJECT + r"\s+(?:just\s+)?turned\s+(?P<v>\d{1,3})" + _END),
+    (
+        "diet",
+        _SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)"
+        + _NEG
+        + _ADV
+        + r"\s+(?:an?\s+)?(?P<v>"
+        + "|".join(sorted(DIETS))
+        + r")\b",
+    ),
+    # "I went vegan in January" / "I've been vegetarian for years".
+    (
+        "diet",
+        _SUBJECT
+        + r"(?:'ve been|\s+have been|\s+went|\s+became|\s+turned|'ve gone|\s+have gone)"
+        + _ADV
+        + r"(?:\s+fully)?\s+(?:an?\s+)?(?P<v>"
+        + "|".join(sorted(DIETS))
+        + r")\b",
+    ),
+    (
+        "relationship_status",
+        _SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)"
+        + _NEG
+        + _ADV
+        + r"\s+(?P<v>"
+        + "|".join(sorted(RELATIONSHIP_STATUSES))
+        + r")\b",
+    ),
+    ("car", _SUBJECT + _ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?" + _VALUE + _END),
+    # "I sold the Focus and bought a Tesla Model 3": the car is the one bought.
+    (
+        "car",
+        r"\bi\s+(?:sold|traded in|got rid of)\s+[^,.;!?]{1,40}?\s+and\s+(?:bought|got)\s+"
+        r"(?:an?\s+|the\s+|my\s+)?(?:new\s+)?" + _VALUE + _END,
+    ),
+    ("prefers", _SUBJECT + _ADV + r"\s+(?:prefer|prefers)\s+" + _VALUE + _END),
+    (
+        "favorite",
+        r"\bmy\s+(?:absolute\s+)?favou?rite\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
+        r"(?:is|are)\s+" + _VALUE + _END,
+    ),
+    ("birthplace", _SUBJECT + r"\s+(?:was|were)\s+born\s+in\s+" + _VALUE + _END),
+    (
+        "origin",
+        _SUBJECT + r"(?:'m|\s+am|\s+is|'s|\s+are)\s+(?:originally\s+)?from\s+" + _VALUE + _END,
+    ),
+    ("origin", _SUBJECT + r"\s+(?:come|comes)\s+from\s+" + _VALUE + _END),
+    ("birthday", r"\bmy\s+birthday\s+is\s+(?:in|on)\s+(?P<v>[a-z0-9 ]{1,30}?)" + _END),
+    (
+        "pet_name",
+        r"\bmy\s+(?P<attr>" + _PETS + r"|pet)"
+        r"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+)" + _END,
+    ),
+    (
+        "pet_name",
+        r"\bi\s+have\s+an?\s+(?P<attr>" + _PETS + r")"
+        r"\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + _END,
+    ),
+    # "I'm an only child" / "I have no siblings": a sibling count of 0.
+    ("count", r"\bi(?:'m|\s+am)\s+an\s+(?P<v>only)\s+(?P<attr>child)\b"),
+    (
+        "count",
+        r"\bi\s+have\s+(?P<v>\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+        r"(?P<attr>kids?|children|child|sons?|daughters?|brothers?|sisters?|siblings?|grandchildren|"
+        r"grandchild)\b",
+    ),
+    (
+        "color",
+        r"\bmy\s+(?P<attr>car|bike|bicycle|house|door|phone|hair|eyes|room|van|truck)\s+(?:is|are)\s+"
+        r"(?P<v>red|blue|green|black|white|silver|grey|gray|yellow|orange|purple|pink|brown|"
+        r"blonde|blond|dark|light)\b",
+    ),
+    # The school one attends: "I go to Kingston University" / "I transferred to
+    # Leeds Beckett University" / "I study at the University of Bath".
+    (
+        "school",
+        _SUBJECT
+        + r"(?:'m|\s+am)?"
+        + _ADV
+        + r"\s+(?:go|goes|going|transferred|transfer|switched|moved|study|studies|studying|enrolled|"
+        + r"a student)\s+(?:to|at|in)\s+(?:the\s+)?"
+        + _INSTITUTION,
+    ),
+    (
+        "study",
+        _SUBJECT
+        + r"(?:'m|\s+am)?"
+        + _ADV
+        + r"(?:\s+(?:switched|changed|moved)\s+to|\s+(?:started|began))?"
+        + r"\s+(?:study|studies|studying|major in|majoring in)\s+"
+        + _VALUE
+        + _END,
+    ),
+    ("team", _SUBJECT + _ADV + r"\s+(?:support|supports|root for)\s+" + _VALUE + _END),
+    # Where the user's office (gym, studio) is, and where it moved: "My office is
+    # in Leeds.", "Our office moved to the docks."
+    (
+        "place",
+        r"\b(?:my|our)\s+(?P<attr>office|workplace|school|gym|studio)\s+(?:is\s+in|(?:has\s+|just\s+)?"
+        r"(?:moved|relocated)\s+to)\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + _END,
+    ),
+    ("handedness", r"\bi(?:'m|\s+am)\s+(?P<v>left|right)[- ]handed\b"),
+    (
+        "religion",
+        _SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)\s+(?:an?\s+)?(?P<v>christian|catholic|protestant|muslim|jewish|"
+        + r"hindu|buddhist|atheist|agnostic|sikh)\b",
+    ),
+    (
+        "work_mode",
+        r"\bi\s+(?:mostly\s+|usually\s+)?work\s+(?P<v>from home|remotely|in the office|on site|onsite)\b",
+    ),
+    # "We're back in the office.", "I'm back to working from home.": a change of
+    # where the user works, said of the team as often as of themselves.
+    (
+        "work_mode",
+        r"\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:all\s+)?back\s+(?:to\s+working\s+)?"
+        r"(?P<v>from home|in the office|on site|onsite)\b",
+    ),
+    ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
+    # The shift one works, and a change of it: "I work nights.", "I'm on the day
+    # shift now.", "I switched to day shifts."
+    (
+        "shift",
+        r"\bi\s+(?:mostly\s+|usually\s+|now\s+)?work\s+(?:the\s+)?(?P<v>nights|days|(?:night|day|early|late)"
+        r"\s+shifts?)\b",
+    ),
+    (
+        "shift",
+        r"\bi(?:'m|\s+am|'ve|\s+have)?\s+(?:now\s+|just\s+)?(?:switched|moved|changed|gone|been\s+moved|back)"
+        r"\s+(?:over\s+)?to\s+(?:the\s+)?(?P<v>nights|days|(?:night|day|early|late)\s+shifts?)\b",
+    ),
+    (
+        "shift",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+)?on\s+(?:the\s+)?(?P<v>nights|days|(?:night|day|early|late)\s+shifts?)\b",
+    ),
+    # Whether the user rents or owns their home: "I rent my flat.", "We bought
+    # our first house."
+    (
+        "tenure",
+        r"\bi(?:'m|\s+am)?\s+(?:still\s+|currently\s+)?(?P<v>rent|renting)\s+(?:my|our|a|an|the)\s+"
+        r"(?:apartment|flat|house|home|place)" + _HOME_END,
+    ),
+    (
+        "tenure",
+        r"\b(?:i|we)\s+(?:finally\s+|just\s+|now\s+)?(?P<v>bought|own)\s+(?:my|our|a|an|the)\s+"
+        r"(?:(?:first|own|new)\s+)?(?:apartment|flat|house|home|place)" + _HOME_END,
+    ),
+    # The user's bank: "I bank with Barclays.", "My bank is Monzo.", "I moved my
+    # account to Starling." (a name: "my account to the cloud" is no bank).
+    ("bank", _SUBJECT + _ADV + r"\s+(?:bank|banks)\s+with\s+" + _VALUE + _END),
+    ("bank", r"\bmy\s+bank\s+is\s+(?:now\s+)?" + _VALUE + _END),
+    (
+        "bank",
+        r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|switched|transferred)\s+(?:my\s+(?:bank\s+|current\s+)?"
+        r"account|banks?)\s+(?:over\s+)?to\s+" + _VALUE + _END,
+    ),
+    # The language the user programs in: "I code mostly in Java.", "These days I
+    # write almost everything in Rust." (a name).
+    (
+        "code_language",
+        r"\bi\s+(?:mostly\s+|mainly\s+|now\s+)?(?:code|program)\s+(?:mostly\s+|mainly\s+)?in\s+"
+        + _VALUE
+        + _END,
+    ),
+    (
+        "code_language",
+        r"\bi\s+(?:now\s+)?write\s+(?:almost\s+|nearly\s+)?(?:everything|all\s+my\s+code|most\s+of\s+my\s+code)"
+        r"\s+in\s+" + _VALUE + _END,
+    ),
+    # The user's project at work: "My project at work is the billing system.",
+    # "I got moved onto the mobile app project."
+    (
+        "project",
+        r"\bmy\s+(?:current\s+|main\s+)?project\s+(?:at\s+work\s+)?is\s+(?:now\s+)?(?:the\s+)?"
+        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)" + _END,
+    ),
+    (
+        "project",
+        r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:got|been|was)\s+(?:moved|put|assigned|switched)\s+"
+        r"(?:on|onto|to)\s+the\s+(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)\s+project\b",
+    ),
+    ("hair_length", r"\bmy\s+hair\s+is\s+(?:\w+\s+)?(?P<v>long|short)\b"),
+    (
+        "sleep",
+        r"\bi\s+(?:usually\s+|normally\s+)?sleep\s+(?:about\s+|around\s+|roughly\s+|only\s+|just\s+)?"
+        r"(?P<v>\d+|four|five|six|seven|eight|nine|ten)\s+hours\b",
+    ),
+    (
+        "relation",
+        r"\bmy\s+(?P<attr>[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?"
+        r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)" + _END,
+    ),
+)
