@@ -15,7 +15,7 @@ deterministic ids (``uuid.uuid4`` replaced by a counter while it runs), over:
   replaced facts, every ``manage()`` query and mutation (``update()`` with a
   contradicting correction, pin, archive, delete, bulk operations), export,
   import of the export into a second store, import of a memory pack,
-  maintenance after four months (fade, purge, clustering);
+  maintenance after a year (fade, purge, clustering);
 * the team retrieval set (``eval/data/retrieval_cases.json``) replayed as the
   app loop (augment, then learn) and its questions with ``debug=True``;
 * the first cases of the team contradiction set, each in a fresh store.
@@ -268,7 +268,7 @@ def _manage(trace: Trace, mem: LokulMem, clock: ManualClock, tmp: Path, embedder
         trace.step("import:pack", plain, second.manage().import_data, pack, strict=False)
         trace.step("import:bad", plain, second.manage().import_data, {"memories": "nope"})
         trace.add("import:export-after", second.manage().export(include_embeddings=False))
-    clock.advance(days=120)
+    clock.advance(days=365)
     trace.step("maintenance", plain, mem.maintenance, sweep=True, cluster=True)
     clock.advance(days=45)
     trace.step("maintenance:purge", plain, mem.maintenance, sweep=True, cluster=True)

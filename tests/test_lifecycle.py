@@ -15,6 +15,7 @@ from lokulmem import Cluster, Edge, LokulMem, ManualClock, Memory, MiniLMEmbedde
 from lokulmem.clock import MS_PER_DAY, MS_PER_HOUR
 from lokulmem.clustering import choose_k
 from lokulmem.config import Config
+from lokulmem.decay import memory_lambda
 from lokulmem.lifecycle import plan_sweep
 from lokulmem.maintenance import LEASE, SWEEP_COUNT
 from lokulmem.records import SCORE_PARTS
@@ -111,23 +112,31 @@ def test_a_plan_ahead_does_not_fade_before_it_happens(mem: LokulMem, clock: Manu
     import datetime as dt
 
     clock.set(int(dt.datetime(2026, 1, 19, 12, tzinfo=dt.UTC).timestamp() * 1000))
-    (trip,) = mem.learn("We're going to Valencia in May for Jordan's birthday.").extracted
+    (trip,) = mem.learn("We're going to Valencia in October for Jordan's birthday.").extracted
     (habit,) = mem.learn("I'm planning my weekly training sessions.").extracted
-    may_end = int(dt.datetime(2026, 5, 31, 23, 59, 59, tzinfo=dt.UTC).timestamp() * 1000)
-    assert trip.event_at == may_end and habit.event_at is None
+    october_end = int(dt.datetime(2026, 10, 31, 23, 59, 59, tzinfo=dt.UTC).timestamp() * 1000)
+    assert trip.event_at == october_end and habit.event_at is None
     mg = mem.manage()
-    clock.set(int(dt.datetime(2026, 3, 2, tzinfo=dt.UTC).timestamp() * 1000))
+    clock.set(int(dt.datetime(2026, 8, 1, tzinfo=dt.UTC).timestamp() * 1000))
     mem.maintenance()
-    assert mg.get(trip.id).status == "active"  # six weeks on, the trip is still ahead
+    assert mg.get(trip.id).status == "active"  # six months on, the trip is still ahead
     assert mg.get(habit.id).status == "faded"  # same fast type, no event: faded as λ says
     assert "Valencia" in mem.augment("Where am I going on holiday?").context
     hold = int(mem.config.event_hold_days * MS_PER_DAY)
-    clock.set(may_end + hold - MS_PER_HOUR)
+    clock.set(october_end + hold - MS_PER_HOUR)
     mem.maintenance()
     assert mg.get(trip.id).status == "active"
-    clock.set(may_end + hold + MS_PER_HOUR)
+    # Once it has happened, it decays as usual: it fades when λ says (the augment
+    # above reinforced it, so that is after the hold ends).
+    m = mg.get(trip.id)
+    hours = math.log(m.base_strength / mem.config.fade_threshold) / memory_lambda(m.types, mem.config)
+    gone = (m.last_reinforced or m.created_at) + int(hours * MS_PER_HOUR)
+    clock.set(max(october_end + hold, gone) - MS_PER_HOUR)
     mem.maintenance()
-    assert mg.get(trip.id).status == "faded"  # it has happened: decay as usual
+    assert mg.get(trip.id).status == "active"
+    clock.set(max(october_end + hold, gone) + MS_PER_HOUR)
+    mem.maintenance()
+    assert mg.get(trip.id).status == "faded"
 
 
 def test_sweep_rechecks_rows_changed_after_planning(

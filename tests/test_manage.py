@@ -69,7 +69,7 @@ def test_list_filters_and_order(seeded: LokulMem, clock: ManualClock) -> None:
     # strength: the day-old memories have decayed a little; the fresh climbing one is boosted by valence
     by_strength = mg.list(order_by="strength", direction="desc")
     assert by_strength[0].content == "User loves climbing."
-    clock.advance(days=60)
+    clock.advance(days=480)
     mg.pin(_by_content(seeded, "Siemens").id)
     strong = mg.list(min_strength=0.6)
     assert [m.content for m in strong] == ["User works at Siemens as an engineer."]

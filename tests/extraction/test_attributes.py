@@ -48,6 +48,7 @@ def test_attributes_carry_entity_and_value() -> None:
         ("We bought our first home!", "user.tenure", "own"),
         ("My project at work is the billing system.", "user.project", "billing system"),
         ("I got moved onto the mobile app project.", "user.project", "mobile app"),
+        ("We speak English at home now so the kids practise.", "user.home_language", "english"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:

@@ -17,6 +17,7 @@ PRESENT_STATES = [
     "User is a nurse.",
     "User's son goes to nursery.",
     "These days User writes almost everything in Go.",
+    "User's train to Leeds is at 9 on Friday.",  # a capitalised name inside the possession
 ]
 
 

@@ -2,11 +2,13 @@
 
 from .options import Config, from_options
 from .parts import (
+    DECAY_SLOWDOWN,
     DEFAULT_TEMPORAL_MARKERS,
     DEFAULT_TYPES,
     DEFAULT_WEAK_TEMPORAL_MARKERS,
     INJECTION_MODES,
     MAX_MINILM_TOKENS,
+    TUNED_TYPES,
     CustomType,
     ExtractionWeights,
     InjectionMode,
@@ -15,11 +17,13 @@ from .parts import (
 )
 
 __all__ = [
+    "DECAY_SLOWDOWN",
     "DEFAULT_TEMPORAL_MARKERS",
     "DEFAULT_TYPES",
     "DEFAULT_WEAK_TEMPORAL_MARKERS",
     "INJECTION_MODES",
     "MAX_MINILM_TOKENS",
+    "TUNED_TYPES",
     "Config",
     "CustomType",
     "ExtractionWeights",

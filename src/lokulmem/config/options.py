@@ -24,6 +24,7 @@ from .parts import (
     INJECTION_MODES,
     MAX_MINILM_TOKENS,
     MIN_PBKDF2_ITERATIONS,
+    TUNED_TYPES,
     TYPE_NAME,
     CustomType,
     DecayModel,
@@ -179,15 +180,16 @@ class Config:
     # --- decay and reinforcement (PRD §6 layer 2, §14) ---
     #: ``ebbinghaus`` (PRD: e^(-λ·hours)), ``linear`` or ``none`` (no decay).
     decay_model: DecayModel = "ebbinghaus"
-    #: λ per hour for each default type.
-    type_lambdas: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TYPES))
+    #: λ per hour for each default type: the PRD's table (``DEFAULT_TYPES``) with every
+    #: half-life made ``DECAY_SLOWDOWN`` (8) times longer (``TUNED_TYPES``; docs/tuning.md entry 63).
+    type_lambdas: Mapping[str, float] = field(default_factory=lambda: dict(TUNED_TYPES))
     #: Developer-defined types (PRD §7 ``customTypes``): name, λ, keywords, examples.
     custom_types: tuple[CustomType, ...] = ()
     #: Which λ applies to a memory with several types: the slowest (``min``,
     #: default: a fact is kept as long as its most durable facet), fastest or mean.
     multi_type_lambda: MultiTypeLambda = "min"
     #: λ for a memory whose types are all unknown (e.g. a type later removed).
-    fallback_lambda: float = nonneg(0.001)
+    fallback_lambda: float = nonneg(0.000125)
     #: Strength of a new memory before any reinforcement.
     base_strength: float = nonneg(1.0)
     #: Added to base strength each time a memory is restated or injected.
@@ -216,7 +218,7 @@ class Config:
     #: Evidence of relevance = semantic match (blended cosine) +
     #: ``relevance_coverage_weight`` × key-term coverage; a memory is relevant
     #: at this or above (docs/tuning.md entries 26 and 39).
-    relevance_threshold: float = unit(0.39)
+    relevance_threshold: float = unit(0.40)
     #: Weight of the key-term coverage (the IDF-weighted share of the query's key
     #: terms found in the memory or its source message) in the evidence.
     relevance_coverage_weight: float = nonneg(0.3)
@@ -744,6 +746,8 @@ class Config:
         """
         base = cls(
             extraction_threshold=0.45,
+            type_lambdas=dict(DEFAULT_TYPES),
+            fallback_lambda=0.001,
             novelty_floor=0.0,
             specificity_weights=SpecificityWeights(self_statement=0.0),
             retrieval_weights=RetrievalWeights(

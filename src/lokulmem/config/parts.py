@@ -13,12 +13,14 @@ from typing import Any, Literal
 from ..errors import ConfigError
 
 __all__ = [
+    "DECAY_SLOWDOWN",
     "DEFAULT_TEMPORAL_MARKERS",
     "DEFAULT_TYPES",
     "DEFAULT_WEAK_TEMPORAL_MARKERS",
     "INJECTION_MODES",
     "MAX_MINILM_TOKENS",
     "MIN_PBKDF2_ITERATIONS",
+    "TUNED_TYPES",
     "TYPE_NAME",
     "CustomType",
     "DecayModel",
@@ -52,6 +54,15 @@ DEFAULT_TYPES: Mapping[str, float] = {
     "relational": 0.0004,
     "emotional": 0.01,
 }
+
+#: How many times longer than the PRD's each default type's half-life is by default
+#: (docs/tuning.md entry 63): the PRD's λ faded a tenth of the facts of long
+#: conversations before they were asked about.
+DECAY_SLOWDOWN = 8.0
+#: The default types' λ per hour: the PRD's (:data:`DEFAULT_TYPES`) divided by
+#: :data:`DECAY_SLOWDOWN` (an unreinforced preference fades after about two years,
+#: an emotional memory after eleven weeks, a temporal one after five and a half).
+TUNED_TYPES: Mapping[str, float] = {name: lam / DECAY_SLOWDOWN for name, lam in DEFAULT_TYPES.items()}
 
 #: PRD §6 stage 2 temporal markers (matched case-insensitively on word boundaries).
 DEFAULT_TEMPORAL_MARKERS: tuple[str, ...] = (

@@ -294,6 +294,12 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|switched|transferred)\s+(?:my\s+(?:bank\s+|current\s+)?"
         r"account|banks?)\s+(?:over\s+)?to\s+" + _VALUE + _END,
     ),
+    # The language spoken at home: "I speak Portuguese at home.", "We speak
+    # English at home now." (a name).
+    (
+        "home_language",
+        r"\b(?:i|we)\s+(?:mostly\s+|mainly\s+|now\s+|only\s+)?speak\s+(?P<v>[a-z]+)\s+at\s+home\b",
+    ),
     # The language the user programs in: "I code mostly in Java.", "These days I
     # write almost everything in Rust." (a name).
     (

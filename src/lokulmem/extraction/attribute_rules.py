@@ -209,6 +209,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "place": {"finish": _qualified},
     "bank": {"proper": True, "tail": _TIME_TAIL},
     "code_language": {"proper": True, "tail": _TIME_TAIL},
+    "home_language": {"proper": True},
     "shift": {"finish": _shift},
     "tenure": {"finish": _tenure},
     "project": {"finish": _project},

@@ -79,7 +79,8 @@ def _pattern(user_label: str) -> re.Pattern[str]:
     return re.compile(
         rf"^(?:(?:These days|Nowadays),? )?(?:{user}(?:"
         + present
-        + r"|'s (?:[a-z-]+ ){0,3}?[a-z-]+ (?:is|are)\b"
+        # "User's internet provider is BT.", "User's flight to Rome is on the 12th."
+        + r"|'s (?:[A-Za-z-]+ ){0,3}?[A-Za-z-]+ (?:is|are)\b"
         + rf"| is (?:(?!(?:{_MINDING})\b)[a-z]+ing|{_STANDING})\b"
         + rf")|{user}'s (?:{relation})(?:{present}))"
     )
