@@ -267,7 +267,7 @@ def test_the_attribute_bonus_never_lifts_an_older_slot_fact_over_a_newer_better_
 def test_a_remark_is_never_out_of_date_so_nothing_moves_above_it() -> None:
     """``newer_first_needs_state``: the older memory must state something a change
     replaces; a remark about an occasion keeps its place above a newer remark."""
-    old = item("old", vec(1, 0.2, 0, 0), 0.60, content="User is glad to be part of the festival.")
+    old = item("old", vec(1, 0.2, 0, 0), 0.60, content="User is glad the festival went well.")
     new = item("new", vec(1, 0, 0.3, 0), 0.55, day=20, content="User is rehearsing for the festival now.")
     ranked, moved = newer_first([old, new], CFG)
     assert ids(ranked) == ["old", "new"] and not moved

@@ -72,12 +72,12 @@ def test_replaceable(content: str) -> None:
 @pytest.mark.parametrize(
     "content",
     [
-        "User joined a tournament yesterday.",  # an event
-        "User is glad to be part of it.",  # a feeling about an occasion
+        "User entered a chess match on Sunday.",  # an event
+        "User is glad the evening went well.",  # a feeling about an occasion
         "User is so excited about Friday.",
         "User is thrilled.",
         "User is thinking of moving.",  # a frame of mind
-        "Dancing makes User happy.",  # not said of the user
+        "Baking makes User calm.",  # not said of the user
         "User's boss says hi.",  # a saying
         "User's class was fun.",
         "Sam hates olives.",  # another person (the label is "User")

@@ -93,7 +93,7 @@ class Config:
     impersonal_margin: float = unit(0.10)
     #: ... or this when its message answers a question the user was just asked
     #: (the message it replied to asks one: "What do they eat?" → "They eat
-    #: vegetables and insects."): an answer is about the user's world even when it
+    #: hay and greens."): an answer is about the user's world even when it
     #: names no one (docs/tuning.md entry 57).
     answer_margin: float = unit(0.0)
     #: A message with no first-person word, answering nothing, whose sentence names
@@ -489,7 +489,7 @@ class Config:
     #: The older memory of any other move must state a typed attribute or
     #: something a change replaces (``retrieval.states.replaceable``: a present
     #: state, what the user is or has, the user's opinion of something), not a
-    #: remark such as "User is glad to be part of it." (docs/tuning.md entry 58).
+    #: remark such as "User is glad the evening went well." (docs/tuning.md entry 58).
     newer_first_needs_state: bool = True
 
     # --- embedding ---

@@ -46,7 +46,7 @@ two facts of one typed slot it needs no cosine at all ("User works from home."
 an inheritance, the older memory must state a typed attribute or something a
 change replaces (:func:`lokulmem.retrieval.states.replaceable`: a present
 state, what the user is or has, the user's opinion of something).  A remark
-("User joined a tournament yesterday.", "User is glad to be part of it.") is
+("User entered a chess match on Sunday.", "User is glad the evening went well.") is
 never out of date; moving a newer remark on the same topic above it only
 pushed the best match down (docs/tuning.md entry 58).
 

@@ -29,8 +29,8 @@ user's standing opinion of something ("User hates olives." → "User loves
 olives now.") and a present property of something of theirs ("User's phone
 number ends in 441.") can be changed by a newer fact.  What it leaves out are
 the remarks of a conversation: events, feelings about an occasion, thanks,
-other people's doings ("Dancing makes … happy", "User joined a tournament
-yesterday.", "User is glad to be part of it."), which a newer remark on the
+other people's doings ("Baking makes … calm", "User entered a chess match on
+Sunday.", "User is glad the evening went well."), which a newer remark on the
 same topic adds to and never makes out of date (docs/tuning.md entry 58).
 """
 
