@@ -55,8 +55,8 @@ _OPINION = "loves|likes|hates|dislikes|prefers|enjoys|adores"
 #: has been vegan for years." (a change replaces these too).
 _NEGATED = "doesn't|does not|isn't|is not|never|no longer|can't stand|cannot stand|has been|has had"
 #: What follows "User is" in a feeling or a mood, not a standing: "User is glad
-#: to be part of it.", "User is so excited." (a participle, "User is thrilled",
-#: is one too).
+#: the evening went well.", "User is so excited." (a participle, "User is
+#: thrilled", is one too).
 _FEELING = (
     "glad|happy|sad|excited|sure|proud|grateful|thankful|sorry|worried|nervous|"
     "stoked|pumped|afraid|scared|upset|angry|tired|bored|lucky|curious|eager|keen|"
