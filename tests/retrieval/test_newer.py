@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from lokulmem import Config, Memory
@@ -12,7 +14,10 @@ from lokulmem.retrieval.stages import Scored
 
 DAY = 86_400_000
 T0 = 1_767_225_600_000
-CFG = Config(newer_first_similarity=0.5, newer_first_margin=0.2)  # a margin the scores below sit around
+# A margin the scores below sit around; the echo of the best result (which needs
+# no words) off, so the word rules are what is tested, except in the echo tests.
+CFG = Config(newer_first_similarity=0.5, newer_first_margin=0.2, newer_first_echo_similarity=0.0)
+ECHO = CFG.replace(newer_first_echo_similarity=0.5)
 
 
 def vec(*xs: float) -> np.ndarray:
@@ -311,3 +316,53 @@ def test_a_new_value_of_the_same_slot_moves_above_the_old_without_a_marker() -> 
     same = item("new", vec(0.3, 1, 0, 0), 0.46, day=30, content=bought, attribute="user.tenure", value="rent")
     assert ids(newer_first([old, same], cfg, relevant={"old"})[0]) == ["old", "new"]
     assert ids(newer_first([old, new], cfg.replace(newer_first_inherits=False))[0]) == ["old", "new"]
+
+
+def session_item(
+    mid: str, v: np.ndarray, score: float, session: str, *, day: float = 0, content: str = ""
+) -> Scored:
+    s = item(
+        mid, v, score, day=day, content=content or f"User talked about the {mid} plan."
+    )  # no change word
+    return Scored(replace(s.memory, source_session=session), s.similarity, s.breakdown, s.match)
+
+
+def test_a_later_conversations_word_on_the_best_result_moves_above_it_and_inherits() -> None:
+    """No marker, no slot, no state: "dropped the violin and picked up the cello"."""
+    old = session_item("old", vec(1, 0.2, 0, 0), 0.60, "s1", content="User plays the violin in an orchestra.")
+    mid = session_item("mid", vec(0, 1, 0, 0), 0.58, "s1")
+    new = session_item(
+        "new", vec(1, 0, 0.3, 0), 0.10, "s2", day=20, content="User dropped the violin for the cello."
+    )
+    ranked, moved = newer_first([old, mid, new], ECHO, relevant={"old"})
+    assert ids(ranked) == ["new", "old", "mid"] and moved == {"new": "old"}
+    assert inheriting(ranked, moved, ECHO, {"old"}) == [("old", "new")]
+    # Off, nothing moves (no word tells a change).
+    assert ids(newer_first([old, mid, new], CFG, relevant={"old"})[0]) == ["old", "mid", "new"]
+
+
+def test_an_echo_needs_a_relevant_best_result_another_conversation_and_the_cosine() -> None:
+    old = session_item("old", vec(1, 0.2, 0, 0), 0.60, "s1")
+    new = session_item("new", vec(1, 0, 0.3, 0), 0.10, "s2", day=20)
+    cases = {
+        "older not relevant": ([old, new], frozenset()),
+        "same conversation": ([old, session_item("new", vec(1, 0, 0.3, 0), 0.10, "s1", day=20)], {"old"}),
+        "too different": ([old, session_item("new", vec(0.3, 1, 0, 0), 0.10, "s2", day=20)], {"old"}),
+    }
+    for why, (ranked, relevant) in cases.items():
+        out, moved = newer_first(ranked, ECHO, relevant=relevant)
+        assert ids(out) == ["old", "new"] and not moved, why
+        assert inheriting(out, moved, ECHO, relevant) == [], why
+
+
+def test_only_the_best_result_lends_by_echo() -> None:
+    first = session_item("first", vec(0, 1, 0, 0), 0.70, "s1")
+    second = session_item("second", vec(1, 0.2, 0, 0), 0.60, "s1")
+    new = session_item("new", vec(1, 0, 0.3, 0), 0.10, "s2", day=20)
+    relevant = {"first", "second"}
+    ranked, moved = newer_first([first, second, new], ECHO, relevant=relevant)
+    assert ids(ranked) == ["first", "second", "new"] and not moved
+    two = ECHO.replace(newer_first_echo_top=2)
+    ranked, moved = newer_first([first, second, new], two, relevant=relevant)
+    assert ids(ranked) == ["first", "new", "second"]
+    assert inheriting(ranked, moved, two, relevant) == [("second", "new")]

@@ -491,6 +491,17 @@ class Config:
     #: state, what the user is or has, the user's opinion of something), not a
     #: remark such as "User is glad the evening went well." (docs/tuning.md entry 58).
     newer_first_needs_state: bool = True
+    #: The later word on the best result: a newer memory from a later conversation
+    #: whose cosine with one of the best ``newer_first_echo_top`` results (if it is
+    #: relevant) reaches this moves above it and stands where it stands for the
+    #: relevance test, whatever its words ("User dropped the violin and picked up
+    #: the cello." after "User plays the violin …"; 0: off; no PRD figure,
+    #: docs/tuning.md entry 64).  It reorders and lends; it closes nothing.
+    newer_first_echo_similarity: float = unit(0.5)
+    #: See ``newer_first_echo_similarity``: how many of the first ranking's best
+    #: results may lend by echo (2 or more moved the later remarks of long
+    #: conversations above their evidence: entry 64).
+    newer_first_echo_top: int = posint(1)
 
     # --- embedding ---
     #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).
@@ -781,6 +792,7 @@ class Config:
             newer_first_inherits=False,
             newer_first_states_lend=False,
             newer_first_needs_state=False,
+            newer_first_echo_similarity=0.0,
             restore_elided_subject=False,
             restated_reinforce_similarity=0.0,
             restated_topic_share=0.0,

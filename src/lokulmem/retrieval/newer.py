@@ -55,6 +55,19 @@ margin, and a newer memory that matched the question at least as well moves
 above an older fact that only the bonus put above it, marker or not: the
 bonus says which fact sets the slot asked about, not that a newer memory on
 the same subject is out of date (docs/tuning.md entry 49).
+
+**The later word on the best result** (``newer_first_echo_similarity``).  Most
+changes are told in words no lexicon lists ("I dropped the violin and picked
+up the cello.", "Traded in the Skoda for a Kia."), and the older fact, phrased
+like the question, is then injected alone.  When the first ranking's best
+result (``newer_first_echo_top``) is relevant, a newer memory from a *later
+conversation* whose cosine with it reaches ``newer_first_echo_similarity``
+moves just above it from anywhere in the ranking and inherits its standing,
+whatever its words: the user's later word on the thing the question is most
+about.  Only the best result lends, and only to another conversation's
+memory, which is what keeps long conversations calm: lent by the best two
+results, or within one conversation, later remarks displaced evidence
+(docs/tuning.md entry 64).
 """
 
 from __future__ import annotations
@@ -122,9 +135,9 @@ def newer_first(
     for j in range(1, len(shown)):
         newer = shown[j]
         if j >= window:  # from below the window: its own words must tell the change
-            if not _says_change(newer):
+            if not (_says_change(newer) or _may_echo(newer, config)):
                 continue
-            marked = says = True
+            marked, says = True, _says_change(newer)
         else:
             marked = not config.newer_first_needs_marker or _tells_change(newer)
             says = config.newer_first_inherits and _says_change(newer)
@@ -135,7 +148,10 @@ def newer_first(
             if i >= window:  # a newer memory moved up from below the window
                 continue
             older = shown[i]
-            inherits = says and _lends(older, relevant, config)
+            inherits = (says and _lends(older, relevant, config)) or (
+                i < config.newer_first_echo_top
+                and _echoes(older, newer, float(cosines[j, i]), relevant, config)
+            )
             # A new value of the older fact's slot is a change, however told.
             slot = j < window and config.newer_first_inherits and _new_value(older, newer)
             if not (inherits or slot) and (j >= window or not changeable[i]):
@@ -168,7 +184,47 @@ def inheriting(
         return []
     told = {s.memory.id for s in ranked if s.memory.id in moved and _says_change(s)}
     lenders = {s.memory.id for s in ranked if _lends(s, relevant, config)}
-    return [(o, n) for n, o in moved.items() if n in told and o in lenders]
+    out = [(o, n) for n, o in moved.items() if n in told and o in lenders]
+    return out + [p for p in _echo_pairs(ranked, moved, config, relevant) if p not in out]
+
+
+def _echo_pairs(
+    ranked: Sequence[Scored], moved: Mapping[str, str], config: Config, relevant: Set[str]
+) -> list[tuple[str, str]]:
+    """(older id, newer id) of the moves that are echoes (:func:`_echoes`) of one of
+    the best ``newer_first_echo_top`` results: in the final order each such move
+    put one newer memory above its older, so the older stands among the first
+    2 × ``newer_first_echo_top`` places."""
+    if config.newer_first_echo_similarity <= 0:
+        return []
+    by_id = {s.memory.id: s for s in ranked}
+    top = {s.memory.id for s in ranked[: 2 * config.newer_first_echo_top]}
+    out: list[tuple[str, str]] = []
+    for n, o in moved.items():
+        older, newer = by_id.get(o), by_id.get(n)
+        if o not in top or older is None or newer is None:
+            continue
+        a, b = older.memory.embedding, newer.memory.embedding
+        if a is not None and b is not None and _echoes(older, newer, float(a @ b), relevant, config):
+            out.append((o, n))
+    return out
+
+
+def _may_echo(newer: Scored, config: Config) -> bool:
+    """Whether ``newer`` may be an echo at all (the rule is on and it has a vector):
+    then it is read below the window too."""
+    return config.newer_first_echo_similarity > 0 and newer.memory.embedding is not None
+
+
+def _echoes(older: Scored, newer: Scored, cosine: float, relevant: Set[str], config: Config) -> bool:
+    """Whether ``newer`` tells of the same thing as the relevant ``older`` (cosine at
+    least ``newer_first_echo_similarity``) from a later conversation: the later
+    word on it stands where the older stands, whatever its words."""
+    if config.newer_first_echo_similarity <= 0 or older.memory.id not in relevant:
+        return False
+    if older.memory.source_session and older.memory.source_session == newer.memory.source_session:
+        return False
+    return cosine >= config.newer_first_echo_similarity
 
 
 def _lends(older: Scored, relevant: Set[str], config: Config) -> bool:
