@@ -32,6 +32,13 @@ COMMANDS: dict[str, list[str]] = {
     "retrieval": ["-m", "eval.retrieval"],
     "knowledge_update": ["-m", "eval.knowledge_update"],
     "knowledge_update_crowd": ["-m", "eval.knowledge_update", "--crowd"],
+    "knowledge_update_fresh": ["-m", "eval.knowledge_update", "eval/data/knowledge_update_fresh.jsonl"],
+    "knowledge_update_fresh_crowd": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_fresh.jsonl",
+        "--crowd",
+    ],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
     # Needs the bench-only packages (pip install chromadb mem0ai) in this interpreter.
     "side_by_side": ["bench/side_by_side.py", "--n", "10000", "--runs", "50"],
