@@ -174,6 +174,24 @@ def test_a_sentence_that_tells_a_change_never_reinforces_the_old_value() -> None
     assert plan.decisions[-1].outcome != "reinforced" and not plan.reinforced
 
 
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("Allergy test says I'm not actually allergic to cats.", "User is allergic to cats."),
+        ("Turns out I do like olives after all.", "User doesn't like olives."),
+    ],
+)
+def test_a_sentence_of_the_opposite_polarity_is_news_not_a_restatement(sentence: str, fact: str) -> None:
+    """Extra words ("Allergy test says", "after all") keep the polarity rule's word
+    overlap under its bar; the sentence still denies (or affirms) what the fact
+    says, so it is measured as news and never reinforces the fact."""
+    plan = _said_near(sentence, fact, CFG)
+    assert plan.decisions[-1].outcome == "stored" and not plan.reinforced
+    assert plan.decisions[-1].novelty > 0.5
+    same = _said_near("I'm allergic to cats, sadly, always have been.", "User is allergic to cats.", CFG)
+    assert same.decisions[-1].outcome != "stored"  # same polarity: still old news
+
+
 @pytest.mark.parametrize(("change_words", "outcome"), [(True, "stored"), (False, "below-threshold")])
 def test_a_change_to_a_new_value_is_news(change_words: bool, outcome: str) -> None:
     """A sentence that tells a change ("now ... instead") and brings content words the

@@ -29,7 +29,7 @@ from ..extraction import (
     novelty as novelty_of,
 )
 from ..extraction.attributes import polarity_conflict
-from ..extraction.lexicon import CHANGE_MARKERS, REPLACEMENT_MARKERS, STOPWORDS
+from ..extraction.lexicon import CHANGE_MARKERS, NEGATION, REPLACEMENT_MARKERS, STOPWORDS
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
@@ -335,8 +335,13 @@ def _topic_without_label(text: str, label: str) -> frozenset[str]:
 
 
 def _restated_by(content: str, fact: Memory, config: Config) -> bool:
-    """``content`` restates ``fact``: no number or name the fact lacks, and a share
-    of the same content words."""
+    """``content`` restates ``fact``: no number or name the fact lacks, a share of
+    the same content words, and the same polarity: a sentence that denies what the
+    fact says, or says what it denies ("Allergy test says User is not actually
+    allergic to cats." / "User is allergic to cats."), is news however alike the
+    two read, even where the extra words keep the polarity rule from firing."""
+    if (NEGATION.search(content) is None) != (NEGATION.search(fact.content) is None):
+        return False
     return restates(content, fact) and shares_topic(content, fact.content, config)
 
 
