@@ -17,7 +17,7 @@ T0 = 1_767_225_600_000
 # A margin the scores below sit around; the echo of the best result (which needs
 # no words) off, so the word rules are what is tested, except in the echo tests.
 CFG = Config(newer_first_similarity=0.5, newer_first_margin=0.2, newer_first_echo_similarity=0.0)
-ECHO = CFG.replace(newer_first_echo_similarity=0.5)
+ECHO = CFG.replace(newer_first_echo_similarity=0.5, newer_first_echo_told_similarity=0.4)
 
 
 def vec(*xs: float) -> np.ndarray:
@@ -321,9 +321,7 @@ def test_a_new_value_of_the_same_slot_moves_above_the_old_without_a_marker() -> 
 def session_item(
     mid: str, v: np.ndarray, score: float, session: str, *, day: float = 0, content: str = ""
 ) -> Scored:
-    s = item(
-        mid, v, score, day=day, content=content or f"User talked about the {mid} plan."
-    )  # no change word
+    s = item(mid, v, score, day=day, content=content or "User talked about the plan.")  # no change word
     return Scored(replace(s.memory, source_session=session), s.similarity, s.breakdown, s.match)
 
 
@@ -366,3 +364,34 @@ def test_only_the_best_result_lends_by_echo() -> None:
     ranked, moved = newer_first([first, second, new], two, relevant=relevant)
     assert ids(ranked) == ["first", "new", "second"]
     assert inheriting(ranked, moved, two, relevant) == [("second", "new")]
+
+
+def test_a_later_word_that_tells_a_change_echoes_from_a_lower_cosine() -> None:
+    """A change moves a fact away from its old wording ("User switched User's dev
+    machine to Windows." after "User does User's coding on Linux."): a newer memory
+    whose own words tell a change echoes from ``newer_first_echo_told_similarity``,
+    when the best result is the window's memory nearest to it."""
+    old = session_item("old", vec(1, 0.2, 0, 0), 0.60, "s1")
+    told = "User switched User's dev machine to Windows."
+    new = session_item("new", vec(0.3, 1, 0, 0), 0.10, "s2", day=20, content=told)  # cosine 0.47
+    ranked, moved = newer_first([old, new], ECHO, relevant={"old"})
+    assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
+    assert inheriting(ranked, moved, ECHO, {"old"}) == [("old", "new")]
+    # Without a word for the change, or with the told bar at the echo's, it stays.
+    plain = session_item("new", vec(0.3, 1, 0, 0), 0.10, "s2", day=20)
+    assert ids(newer_first([old, plain], ECHO, relevant={"old"})[0]) == ["old", "new"]
+    same = ECHO.replace(newer_first_echo_told_similarity=0.5)
+    assert ids(newer_first([old, new], same, relevant={"old"})[0]) == ["old", "new"]
+
+
+def test_a_told_echo_lends_only_from_the_memory_nearest_to_it() -> None:
+    """Below ``newer_first_echo_similarity`` the newer memory must be nearer the best
+    result than any other memory of the window: "User switched User's weekday runs
+    to cycling." is no later word on "User swims on Sundays." when a memory about
+    the runs ranks beside it."""
+    old = session_item("old", vec(1, 0.2, 0, 0), 0.60, "s1")
+    runs = session_item("runs", vec(0.2, 1, 0.2, 0), 0.55, "s1")
+    told = "User switched User's weekday runs to cycling."
+    new = session_item("new", vec(0.3, 1, 0, 0), 0.10, "s2", day=20, content=told)
+    ranked, moved = newer_first([old, runs, new], ECHO, relevant={"old"})
+    assert ids(ranked) == ["old", "runs", "new"] and not moved

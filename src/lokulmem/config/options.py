@@ -502,6 +502,14 @@ class Config:
     #: results may lend by echo (2 or more moved the later remarks of long
     #: conversations above their evidence: entry 64).
     newer_first_echo_top: int = posint(1)
+    #: See ``newer_first_echo_similarity``: the cosine from which a newer memory
+    #: whose own words tell a change ("switched", "instead", "these days", "moved")
+    #: echoes the best result (a change moves a fact away from its old wording:
+    #: "User accepted an offer from Bosch and started Monday." after "User works
+    #: for Siemens as an engineer.", cosine 0.40); at or above
+    #: ``newer_first_echo_similarity`` it changes nothing; no PRD figure,
+    #: docs/tuning.md entry 66.
+    newer_first_echo_told_similarity: float = unit(0.4)
 
     # --- embedding ---
     #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).

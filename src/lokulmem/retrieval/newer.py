@@ -67,7 +67,11 @@ whatever its words: the user's later word on the thing the question is most
 about.  Only the best result lends, and only to another conversation's
 memory, which is what keeps long conversations calm: lent by the best two
 results, or within one conversation, later remarks displaced evidence
-(docs/tuning.md entry 64).
+(docs/tuning.md entry 64).  A change moves a fact away from its old wording
+("User switched User's dev machine to Windows." after "User does User's
+coding on Linux.", cosine 0.42): a newer memory whose own words tell a change
+echoes from ``newer_first_echo_told_similarity``, if the best result is the
+window's memory nearest to it (entry 66).
 """
 
 from __future__ import annotations
@@ -80,7 +84,7 @@ import numpy.typing as npt
 
 from ..clock import MS_PER_HOUR
 from ..config import Config
-from ..extraction.lexicon import CHANGE_MARKERS, STATE_CHANGES
+from ..extraction.lexicon import CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES
 from ..pairhead import PairHead, pair_features
 from .states import replaceable, states_now
 
@@ -148,16 +152,18 @@ def newer_first(
             if i >= window:  # a newer memory moved up from below the window
                 continue
             older = shown[i]
-            inherits = (says and _lends(older, relevant, config)) or (
-                i < config.newer_first_echo_top
-                and _echoes(older, newer, float(cosines[j, i]), relevant, config)
-            )
+            cosine = float(cosines[j, i])
+            echo = i < config.newer_first_echo_top and _echoes(older, newer, cosine, relevant, config)
+            if echo and cosine < config.newer_first_echo_similarity:
+                # Told in other words: only the window's memory nearest to it lends.
+                echo = _nearest(cosines[j], i, skip=j)
+            inherits = echo or (says and _lends(older, relevant, config))
             # A new value of the older fact's slot is a change, however told.
             slot = j < window and config.newer_first_inherits and _new_value(older, newer)
             if not (inherits or slot) and (j >= window or not changeable[i]):
                 continue
             # An inheritance needs no other word for the change: the newer's own tells it.
-            if _follows(older, newer, float(cosines[j, i]), config, margin=not (inherits or slot)) and (
+            if _follows(older, newer, cosine, config, margin=not (inherits or slot), echo=echo) and (
                 marked
                 or inherits
                 or slot
@@ -228,7 +234,25 @@ def _echoes(older: Scored, newer: Scored, cosine: float, relevant: Set[str], con
         return False
     if older.memory.source_session and older.memory.source_session == newer.memory.source_session:
         return False
-    return cosine >= config.newer_first_echo_similarity
+    return cosine >= _echo_bar(newer, config)
+
+
+def _nearest(row: npt.NDArray[np.float32], i: int, *, skip: int) -> bool:
+    """Whether place ``i`` holds the highest cosine of ``row`` (a memory's cosines
+    with the window's memories), ``skip`` (the memory itself) left out."""
+    others = np.delete(row, skip) if skip < len(row) else row
+    return bool(row[i] >= others.max())
+
+
+def _echo_bar(newer: Scored, config: Config) -> float:
+    """The cosine from which ``newer`` echoes: ``newer_first_echo_told_similarity``
+    when its own words tell a change (:func:`_says_change`), else
+    ``newer_first_echo_similarity``.  Below the latter, :func:`newer_first` also
+    asks that the best result be the window's memory nearest to ``newer``
+    (:func:`_nearest`); :func:`_echo_pairs` needs not: a move it reads there was an
+    echo, or the change of a slot that lends anyway (:func:`inheriting`)."""
+    bar = config.newer_first_echo_similarity
+    return min(bar, config.newer_first_echo_told_similarity) if _says_change(newer) else bar
 
 
 def _lends(older: Scored, relevant: Set[str], config: Config) -> bool:
@@ -251,16 +275,21 @@ def _changeable(older: Scored, config: Config) -> bool:
     return replaceable(older.memory.content, config.user_label)
 
 
-def _follows(older: Scored, newer: Scored, cosine: float, config: Config, *, margin: bool) -> bool:
+def _follows(
+    older: Scored, newer: Scored, cosine: float, config: Config, *, margin: bool, echo: bool = False
+) -> bool:
     """Whether ``newer`` may stand above ``older``: the same kind of thing (cosine),
     learned later, the older not pinned and (``margin``) not far above it.  A move
     without the margin is an inheritance (the newer tells a change of the older's
     slot or state), where a new value makes the pair less alike: it needs only
     ``newer_first_inherit_similarity``, unless both state typed attributes of
     different kinds ("User is no longer at Acme Corp." does not follow "User
-    lives in Berlin.": :func:`_other_kind`)."""
+    lives in Berlin.": :func:`_other_kind`).  An ``echo`` (:func:`_echoes`) has
+    passed its own cosine, ``newer_first_echo_similarity``."""
     gap_ms = config.newer_first_min_hours * MS_PER_HOUR
     alike = config.newer_first_similarity if margin else config.newer_first_inherit_similarity
+    if echo:
+        alike = min(alike, _echo_bar(newer, config))
     if cosine < config.newer_first_similarity and _other_kind(older, newer):
         return False
     if not margin and _same_kind(older, newer):
@@ -334,6 +363,7 @@ def _tells_change(s: Scored) -> bool:
 
 def _says_change(s: Scored) -> bool:
     """Whether the memory itself (not only its message) says a state changed or holds
-    now, or tells a change of value (``STATE_CHANGES``: "cut out", "went up to")."""
+    now, says a value was replaced (``REPLACEMENT_MARKERS``: "no more", "rather
+    than"), or tells a change of value (``STATE_CHANGES``: "cut out", "went up to")."""
     content = s.memory.content
-    return CHANGE_MARKERS.search(content) is not None or STATE_CHANGES.search(content) is not None
+    return any(p.search(content) for p in (CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES))
