@@ -49,6 +49,11 @@ def test_attributes_carry_entity_and_value() -> None:
         ("My project at work is the billing system.", "user.project", "billing system"),
         ("I got moved onto the mobile app project.", "user.project", "mobile app"),
         ("We speak English at home now so the kids practise.", "user.home_language", "english"),
+        # The present perfect holds now; the value is the place's name.
+        ("I've lived in Denver my whole adult life.", "user.residence", "denver"),
+        ("I have been living in New York City since 2019.", "user.residence", "new york city"),
+        ("My sister has lived in Dublin for years.", "sister.residence", "dublin"),
+        ("My car is a grey Skoda Octavia.", "user.car", "grey skoda octavia"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -106,6 +111,10 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I work out most days.",
         "I'm working on a project.",
         "I speak slowly at home.",
+        # A past home is no residence; a count of places is no place; where a car is, no car.
+        "I lived in Paris for two years.",
+        "I've lived in three countries.",
+        "My car is in the garage.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:

@@ -60,6 +60,17 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         + _VALUE
         + _END,
     ),
+    # The present perfect holds now: "I've lived in Denver all my life", "I have
+    # been living in Leeds since 2019" (not the simple past: "I lived in Paris").
+    (
+        "residence_perfect",
+        _SUBJECT
+        + r"(?:'ve|\s+have|'s|\s+has)"
+        + _ADV
+        + r"\s+(?:lived|been\s+living|resided|been\s+based)\s+(?:in|near)\s+"
+        + r"(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,2}?)"
+        + r"(?=\s*(?:[,.;!?]|$)|\s+(?:my|all|most|for|since|ever|now|and|but|with|because)\b)",
+    ),
     ("residence", _SUBJECT + _ADV + r"\s+(?:just\s+)?(?:moved|relocated)\s+to\s+" + _VALUE + _END),
     ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + _END),
     # "I'm in Vancouver now" / "I'm now in Vancouver": a place name, said with "now".
@@ -166,6 +177,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         + r")\b",
     ),
     ("car", _SUBJECT + _ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?" + _VALUE + _END),
+    # "My car is a grey Skoda Octavia." (a kind of car: "my car is red" is its colour).
+    ("car", r"\bmy\s+car\s+is\s+(?:now\s+)?an?\s+" + _VALUE + _END),
     # "I sold the Focus and bought a Tesla Model 3": the car is the one bought.
     (
         "car",

@@ -195,6 +195,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "employer": {"employer_words": True},
     "employer_at": {"attribute": "employer", "proper": True},
     "residence_now": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
+    "residence_perfect": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
     "school": {"proper": True, "tail": _TIME_TAIL},
     "relation": {"proper": True, "finish": _relation},
     "household": {"default": "own place", "finish": _household},

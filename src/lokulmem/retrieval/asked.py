@@ -36,6 +36,7 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\b(?:which|what)\s+(?:city|town|country|place)\s+(?:do|does|am|is)\s+{_SUBJ}\s+"
             r"(?:live|living|based|staying)\b",
             rf"\b{_POSS}\s+(?:home\s*town|home\s+city|home|address|city|town)\b",
+            r"\bwhere(?:'s|\s+is)\s+home(?:\s+for\s+me)?\s*(?:[?.!]|$)",
         ),
     ),
     (
@@ -112,6 +113,7 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\b{_POSS}\s+relationship\b",
             rf"\b(?:am|is)\s+{_SUBJ}\s+(?:seeing|dating)\s+(?:anyone|someone|somebody)\b",
             rf"\b(?:am|is)\s+{_SUBJ}\s+(?:single|married|divorced|engaged)\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+in\s+a\s+relationship\b",
         ),
     ),
     # "What pets do I have?" asks for every ``pet_name`` slot: the rules qualify a
