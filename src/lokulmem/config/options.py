@@ -18,12 +18,14 @@ from typing import Any
 
 from ..errors import ConfigError
 from .parts import (
+    DECAY_SLOWDOWN,
     DEFAULT_TEMPORAL_MARKERS,
     DEFAULT_TYPES,
     DEFAULT_WEAK_TEMPORAL_MARKERS,
     INJECTION_MODES,
     MAX_MINILM_TOKENS,
     MIN_PBKDF2_ITERATIONS,
+    PRD_FALLBACK_LAMBDA,
     TUNED_TYPES,
     TYPE_NAME,
     CustomType,
@@ -188,8 +190,9 @@ class Config:
     #: Which λ applies to a memory with several types: the slowest (``min``,
     #: default: a fact is kept as long as its most durable facet), fastest or mean.
     multi_type_lambda: MultiTypeLambda = "min"
-    #: λ for a memory whose types are all unknown (e.g. a type later removed).
-    fallback_lambda: float = nonneg(0.000125)
+    #: λ for a memory whose types are all unknown (e.g. a type later removed):
+    #: ``PRD_FALLBACK_LAMBDA`` ÷ ``DECAY_SLOWDOWN``, as the default types' (entry 63).
+    fallback_lambda: float = nonneg(PRD_FALLBACK_LAMBDA / DECAY_SLOWDOWN)
     #: Strength of a new memory before any reinforcement.
     base_strength: float = nonneg(1.0)
     #: Added to base strength each time a memory is restated or injected.
@@ -766,7 +769,7 @@ class Config:
         base = cls(
             extraction_threshold=0.45,
             type_lambdas=dict(DEFAULT_TYPES),
-            fallback_lambda=0.001,
+            fallback_lambda=PRD_FALLBACK_LAMBDA,
             novelty_floor=0.0,
             specificity_weights=SpecificityWeights(self_statement=0.0),
             retrieval_weights=RetrievalWeights(

@@ -20,6 +20,7 @@ __all__ = [
     "INJECTION_MODES",
     "MAX_MINILM_TOKENS",
     "MIN_PBKDF2_ITERATIONS",
+    "PRD_FALLBACK_LAMBDA",
     "TUNED_TYPES",
     "TYPE_NAME",
     "CustomType",
@@ -63,6 +64,9 @@ DECAY_SLOWDOWN = 8.0
 #: :data:`DECAY_SLOWDOWN` (an unreinforced preference fades after about two years,
 #: an emotional memory after eleven weeks, a temporal one after five and a half).
 TUNED_TYPES: Mapping[str, float] = {name: lam / DECAY_SLOWDOWN for name, lam in DEFAULT_TYPES.items()}
+#: λ per hour for a memory whose types are all unknown under ``Config.prd()``
+#: (the PRD's general rate); the default is this divided by :data:`DECAY_SLOWDOWN`.
+PRD_FALLBACK_LAMBDA = 0.001
 
 #: PRD §6 stage 2 temporal markers (matched case-insensitively on word boundaries).
 DEFAULT_TEMPORAL_MARKERS: tuple[str, ...] = (
