@@ -54,6 +54,8 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I have been living in New York City since 2019.", "user.residence", "new york city"),
         ("My sister has lived in Dublin for years.", "sister.residence", "dublin"),
         ("My car is a grey Skoda Octavia.", "user.car", "grey skoda octavia"),
+        ("I accepted an offer from Bosch and started Monday.", "user.employer", "bosch"),
+        ("I accepted a job offer with a startup in Leeds.", "user.employer", "startup"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -115,6 +117,8 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I lived in Paris for two years.",
         "I've lived in three countries.",
         "My car is in the garage.",
+        # An offer taken from anyone but an employer.
+        "I accepted an offer from a buyer for my car.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:

@@ -98,6 +98,12 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         "employer",
         _SUBJECT + _ADV + r"\s+(?:joined|started at|got hired at|got a job at)\s+" + _VALUE + _END,
     ),
+    # "I accepted an offer from Bosch": a job offer, taken (a name: "an offer from a buyer" is none).
+    (
+        "employer",
+        r"\bi" + _ADV + r"\s+accepted\s+(?:an|the|a\s+job|a\s+job\s+offer|their)\s*(?:offer\s+)?"
+        r"(?:from|at|with)\s+" + _VALUE + _END,
+    ),
     # "I left Deloitte and joined KPMG": the employer is the one joined.
     (
         "employer",

@@ -37,7 +37,9 @@ _PREFER_TAIL = re.compile(
 )
 
 
-JOINED = re.compile(r"\b(?:joined|started at)\b", re.IGNORECASE)
+#: Verbs after which an employer rule's value must be a name or an employer word
+#: ("I joined a gym", "I accepted an offer from a buyer": no employer).
+JOINED = re.compile(r"\b(?:joined|started at|accepted)\b", re.IGNORECASE)
 EMPLOYER_WORDS = re.compile(
     r"\b(?:company|firm|startup|agency|bank|hospital|clinic|school|university|studio|office|practice|"
     r"corp|inc|ltd|llc|lab|team at)\b",
