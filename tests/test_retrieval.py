@@ -258,6 +258,29 @@ def test_a_question_phrased_like_a_superseded_fact_gets_its_replacement(
             assert counts["history"] == 0 and injected == []
 
 
+def test_a_question_about_a_slot_finds_the_replacement_of_its_superseded_fact(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """ "Am I in a relationship?" is far from "User is dating a guy named Marco."
+    (cosine 0.17, under ``history_similarity``), and from the break-up that
+    superseded it; the question asks for the slot both set, so the superseded
+    fact joins as history and its replacement stands where it stands."""
+    for history in (3, 0):
+        mem = make_mem(history_candidates=history)
+        mem.learn("I'm dating a guy named Marco.", session_id="a")
+        clock.advance(days=20)
+        fired = mem.learn("Marco and I split up in March.", session_id="b").contradictions
+        assert fired and fired[0].existing.status == "superseded"
+        clock.advance(days=20)
+        r = mem.augment("Am I in a relationship?", debug=True)
+        assert r.debug is not None
+        injected = [i.memory.content for i in r.debug.injected]
+        if history:
+            assert injected == ["User and Marco split up in March."]
+        else:
+            assert injected == []
+
+
 def test_the_pipeline_in_debug_is_what_ran(mem: LokulMem) -> None:
     _seed(mem)
     r = mem.augment("Where do I live, and what does my sister do?", debug=True)

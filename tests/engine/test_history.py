@@ -42,3 +42,18 @@ def test_nearest_superseded_facts_and_when_the_matrix_is_dropped(tmp_path: Path)
     history.written([], ["old"])
     assert history.nearest(query, k=3, floor=0.3) == ["next"]
     store.close()
+
+
+def test_the_superseded_facts_of_a_slot_nearest_first_whatever_their_cosine(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "s.sqlite")
+    store.open(embedding_model="m", dimension=384)
+    store.insert_memory(fact("new", vec(0, 1)))
+    store.insert_memory(fact("old", vec(1, 0.1), status="superseded", superseded_by="new", superseded_at=5))
+    store.insert_memory(fact("far", vec(0, 0, 1), status="superseded", superseded_by="new", superseded_at=6))
+    history = History(store, pool=10)
+    query = vec(1, 0)
+    assert history.nearest_of(query, ["far", "old", "unknown"], k=3) == ["old", "far"]
+    assert history.nearest_of(query, ["far"], k=3) == ["far"]  # no floor: the slot is the link
+    assert history.nearest_of(query, ["far", "old"], k=1) == ["old"]
+    assert history.nearest_of(query, [], k=3) == [] and history.nearest_of(query, ["old"], k=0) == []
+    store.close()

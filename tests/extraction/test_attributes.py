@@ -55,6 +55,11 @@ def test_attributes_carry_entity_and_value() -> None:
         ("My sister has lived in Dublin for years.", "sister.residence", "dublin"),
         ("My car is a grey Skoda Octavia.", "user.car", "grey skoda octavia"),
         ("I accepted an offer from Bosch and started Monday.", "user.employer", "bosch"),
+        # A couple's event sets the status it leads to.
+        ("We separated this spring.", "user.relationship_status", "separated"),
+        ("Marco and I split up in March.", "user.relationship_status", "single"),
+        ("My husband and I got divorced last year.", "user.relationship_status", "divorced"),
+        ("We got engaged!", "user.relationship_status", "engaged"),
         ("I accepted a job offer with a startup in Leeds.", "user.employer", "startup"),
     ],
 )
@@ -119,6 +124,10 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "My car is in the garage.",
         # An offer taken from anyone but an employer.
         "I accepted an offer from a buyer for my car.",
+        # No couple's event: teams split up, fights break up, parents are not the user.
+        "We split up into teams.",
+        "We broke up the fight.",
+        "My parents got divorced when I was six.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:

@@ -15,6 +15,8 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("Where is home plate?", set()),
         ("Am I in a relationship?", {"user.relationship_status"}),
         ("Is my brother in a relationship?", {"brother.relationship_status"}),
+        ("Am I still with my husband?", {"user.relationship_status"}),
+        ("Am I still with the same company?", set()),
         ("What does my sister do?", {"sister.job", "sister.employer"}),
         ("What is my job?", {"user.job", "user.employer"}),
         ("What do I do for a living?", {"user.job", "user.employer"}),

@@ -40,10 +40,12 @@ class History:
         self._pool = pool
         self._lock = threading.Lock()
         self._loaded: tuple[list[str], Vector | None] | None = None
+        #: id → row of the loaded matrix (built on first use by :meth:`nearest_of`).
+        self._rows: tuple[list[str], dict[str, int]] | None = None
 
     def clear(self) -> None:
         with self._lock:
-            self._loaded = None
+            self._loaded = self._rows = None
 
     def written(self, updated: Iterable[Memory], deleted: Iterable[str]) -> None:
         """Drop the matrix if a write may have changed it: a memory superseded, or one
@@ -53,7 +55,7 @@ class History:
                 return
             held = set(self._loaded[0])
             if any(m.status == "superseded" or m.id in held for m in updated) or not held.isdisjoint(deleted):
-                self._loaded = None
+                self._loaded = self._rows = None
 
     def _load(self) -> tuple[list[str], Vector | None]:
         with self._lock:
@@ -75,3 +77,20 @@ class History:
         sims = mat @ query
         top = np.argsort(-sims, kind="stable")[:k]
         return [ids[i] for i in top if float(sims[i]) >= floor]
+
+    def nearest_of(self, query: Vector, among: Iterable[str], k: int) -> list[str]:
+        """Ids of the ``k`` superseded facts of ``among`` nearest ``query`` (those this
+        pool holds: they name their successor), nearest first, whatever their cosine."""
+        wanted = set(among)
+        if k <= 0 or not wanted:
+            return []
+        ids, mat = self._load()
+        with self._lock:
+            if self._rows is None or self._rows[0] is not ids:  # built for this very load
+                self._rows = (ids, {memory_id: n for n, memory_id in enumerate(ids)})
+            where = self._rows[1]
+        rows = sorted(where[i] for i in wanted if i in where)
+        if mat is None or not rows or mat.shape[1] != query.shape[0]:
+            return []
+        sims = mat[rows] @ query
+        return [ids[rows[i]] for i in np.argsort(-sims, kind="stable")[:k]]

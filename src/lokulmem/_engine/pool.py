@@ -131,6 +131,9 @@ class TextCandidates:
     #: The active facts of the attributes the message asks about (all of them:
     #: the nearest are kept once the query vector is known).
     asked: list[str] = dataclasses.field(default_factory=list)
+    #: The superseded facts of those attributes (their replacements may stand
+    #: where they stand: :meth:`History.nearest_of`).
+    asked_history: list[str] = dataclasses.field(default_factory=list)
 
 
 def text_candidates(engine: Engine, parsed: QueryAnalysis) -> TextCandidates:
@@ -142,11 +145,19 @@ def text_candidates(engine: Engine, parsed: QueryAnalysis) -> TextCandidates:
     span = parsed.time_range if cfg.time_range_bonus > 0 else None
     timed = engine.storage.created_between(span.start, span.end, cfg.time_range_pool) if span else []
     asked: list[str] = []
+    past: list[str] = []
     if cfg.asked_attribute_bonus > 0:
         for attribute in sorted(parsed.asked_attributes):
             asked += engine.storage.ids_by_attribute(attribute)
+            if cfg.history_candidates > 0:
+                past += engine.storage.ids_by_attribute(attribute, status="superseded")
     return TextCandidates(
-        lexical=lexical, lexical_best=best, timed=timed, pinned=engine.storage.pinned_ids(), asked=asked
+        lexical=lexical,
+        lexical_best=best,
+        timed=timed,
+        pinned=engine.storage.pinned_ids(),
+        asked=asked,
+        asked_history=past,
     )
 
 
@@ -183,9 +194,12 @@ def candidate_pool(
     cosines = [h.similarity for h in hits] + engine.index.similarities(query, extra)
     ids += extra
     memories = engine.fetch_cached(ids)
-    # Superseded facts near the question join as history, for their replacements.
+    # Superseded facts near the question join as history, for their replacements;
+    # so do those of the slot it asks about, however far ("Am I in a relationship?"
+    # and "User is dating a guy named Marco.", cosine 0.17).
     near = engine.history.nearest(query, cfg.history_candidates, cfg.history_similarity)
-    past = [i for i in near if i not in ids]
+    slot = engine.history.nearest_of(query, text.asked_history, cfg.history_candidates)
+    past = [i for i in dict.fromkeys([*near, *slot]) if i not in ids]
     counts["history"] = len(past)
     if past:
         old = engine.fetch_cached(past)

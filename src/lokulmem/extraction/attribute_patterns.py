@@ -182,6 +182,17 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         + "|".join(sorted(RELATIONSHIP_STATUSES))
         + r")\b",
     ),
+    # A couple's event, told of "we" or "<someone> and I": "We separated this
+    # spring.", "Marco and I split up in March.", "We got engaged!" (the clause
+    # ends or says when: "we split up into teams" is none).
+    (
+        "relationship_event",
+        r"\b(?:we|(?:my\s+)?[a-z][a-z'\-]*\s+and\s+i)(?:'ve|\s+have)?"
+        + _ADV
+        + r"\s+(?:got\s+|finally\s+)?(?P<v>separated|split\s+up|broke\s+up|divorced|engaged|married)"
+        + r"(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|in|on|after|before|earlier|recently|yesterday|a\s+few|"
+        + r"two|three|four|five|six|several)\b)",
+    ),
     ("car", _SUBJECT + _ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?" + _VALUE + _END),
     # "My car is a grey Skoda Octavia." (a kind of car: "my car is red" is its colour).
     ("car", r"\bmy\s+car\s+is\s+(?:now\s+)?an?\s+" + _VALUE + _END),

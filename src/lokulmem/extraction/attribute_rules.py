@@ -162,6 +162,12 @@ def _favorite(attribute: str, groups: Groups, value: str) -> tuple[str, str] | N
     return f"favorite:{norm_value(str(groups['attr']))}", value
 
 
+def _relationship_event(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    # A break-up leaves one single; the other events name the status they lead to.
+    status = "single" if value.endswith(" up") else value
+    return "relationship_status", status
+
+
 def _relation(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     rel = str(groups["attr"]).lower()
     return (f"relation:{rel}", value) if rel in EXCLUSIVE_RELATIONS else None  # sisters coexist
@@ -216,6 +222,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "shift": {"finish": _shift},
     "tenure": {"finish": _tenure},
     "project": {"finish": _project},
+    "relationship_event": {"finish": _relationship_event},
 }
 
 

@@ -114,6 +114,8 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\b(?:am|is)\s+{_SUBJ}\s+(?:seeing|dating)\s+(?:anyone|someone|somebody)\b",
             rf"\b(?:am|is)\s+{_SUBJ}\s+(?:single|married|divorced|engaged)\b",
             rf"\b(?:am|is)\s+{_SUBJ}\s+in\s+a\s+relationship\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+still\s+(?:married\s+to|together\s+with|with\s+(?:my|his|her)\s+"
+            r"(?:husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|spouse))\b",
         ),
     ),
     # "What pets do I have?" asks for every ``pet_name`` slot: the rules qualify a
