@@ -63,11 +63,11 @@ def test_a_second_verb_of_the_user_agrees() -> None:
 
 
 def test_words_cut_off_and_stammers_in_chat() -> None:
-    assert to_user_fact("Yup, I do- Oscar, my guinea pig.") == "Yup, User does- Oscar, User's guinea pig."
+    assert to_user_fact("Yup, I do- Biscuit, my rabbit.") == "Yup, User does- Biscuit, User's rabbit."
     assert to_user_fact("I-I think so") == "User thinks so."
     assert to_user_fact("I re-enter the data weekly") == "User re-enters the data weekly."
     assert (
-        to_user_fact("It keeps reminding me I'm not alone.") == "It keeps reminding User, User is not alone."
+        to_user_fact("It keeps telling me I'm on track.") == "It keeps telling User, User is on track."
     )
 
 

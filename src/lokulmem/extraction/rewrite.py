@@ -78,7 +78,7 @@ def _third_person(verb: str) -> str:
 #: followed by a space (so "i.e." and "part i." stay).
 _I = r"(?:\bI\b|(?<![\w.'])i(?=\s))"
 #: The verb after "I": a hyphen only inside it ("re-enter"); a word cut off in chat
-#: ("I do- Oscar, my guinea pig") is conjugated without its dash ("does-", not "do-s").
+#: ("Yup, I do- Biscuit, my rabbit") is conjugated without its dash ("does-", not "do-s").
 _AFTER_I = re.compile(
     _I + r"\s+(?P<adv>" + _ADVERB_GROUP + r")(?P<verb>[A-Za-z](?:[A-Za-z']|-(?=[A-Za-z]))*)"
 )
@@ -126,7 +126,7 @@ def to_user_fact(sentence: str, label: str = "User") -> str:
             text,
         )
     text = re.sub(rf"\b{re.escape(label)} is is\b", f"{label} is", text)
-    # "reminding me I'm not alone", "For me I just …": the object, then the subject.
+    # "It tells me I'm on track", "For me I just …": the object, then the subject.
     text = re.sub(rf"\b{re.escape(label)} (?={re.escape(label)}\b)", f"{label}, ", text)
     text = text.strip()
     if text and text[0].islower():
