@@ -66,9 +66,7 @@ def test_words_cut_off_and_stammers_in_chat() -> None:
     assert to_user_fact("Yup, I do- Biscuit, my rabbit.") == "Yup, User does- Biscuit, User's rabbit."
     assert to_user_fact("I-I think so") == "User thinks so."
     assert to_user_fact("I re-enter the data weekly") == "User re-enters the data weekly."
-    assert (
-        to_user_fact("It keeps telling me I'm on track.") == "It keeps telling User, User is on track."
-    )
+    assert to_user_fact("It keeps telling me I'm on track.") == "It keeps telling User, User is on track."
 
 
 def test_are_and_first_are_not_conjugated() -> None:
