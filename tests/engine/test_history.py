@@ -20,12 +20,18 @@ def fact(mid: str, v: np.ndarray, **kw: object) -> Memory:
     return Memory(id=mid, content=f"User fact {mid}.", types=("preference",), embedding=v, **kw)  # type: ignore[arg-type]
 
 
-def test_nearest_superseded_facts_and_when_the_matrix_is_dropped(tmp_path: Path) -> None:
+def _store(tmp_path: Path) -> SQLiteStorage:
+    """A store with one current fact and two it superseded: "old" near ``vec(1, 0)``, "far" not."""
     store = SQLiteStorage(tmp_path / "s.sqlite")
     store.open(embedding_model="m", dimension=384)
     store.insert_memory(fact("new", vec(0, 1)))
     store.insert_memory(fact("old", vec(1, 0.1), status="superseded", superseded_by="new", superseded_at=5))
     store.insert_memory(fact("far", vec(0, 0, 1), status="superseded", superseded_by="new", superseded_at=6))
+    return store
+
+
+def test_nearest_superseded_facts_and_when_the_matrix_is_dropped(tmp_path: Path) -> None:
+    store = _store(tmp_path)
     history = History(store, pool=10)
     query = vec(1, 0)
     assert history.nearest(query, k=3, floor=0.3) == ["old"]  # "far" is under the floor
@@ -45,11 +51,7 @@ def test_nearest_superseded_facts_and_when_the_matrix_is_dropped(tmp_path: Path)
 
 
 def test_the_superseded_facts_of_a_slot_nearest_first_whatever_their_cosine(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "s.sqlite")
-    store.open(embedding_model="m", dimension=384)
-    store.insert_memory(fact("new", vec(0, 1)))
-    store.insert_memory(fact("old", vec(1, 0.1), status="superseded", superseded_by="new", superseded_at=5))
-    store.insert_memory(fact("far", vec(0, 0, 1), status="superseded", superseded_by="new", superseded_at=6))
+    store = _store(tmp_path)
     history = History(store, pool=10)
     query = vec(1, 0)
     assert history.nearest_of(query, ["far", "old", "unknown"], k=3) == ["old", "far"]
