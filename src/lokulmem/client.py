@@ -177,8 +177,9 @@ class LokulMem:
         the user's *next* message in the session answers, and the end of it
         (``max_reply_context_chars``) is kept on that message's memories as
         ``reply_context`` ("Twelve years in June!" answers "When is your
-        anniversary, and how many years is it?"), searched lexically at recall.  ``in_reply_to`` gives that
-        text explicitly (e.g. a server that keeps no per-session client);
+        anniversary, and how many years is it?"), searched lexically at recall.
+        ``in_reply_to`` gives that text explicitly (e.g. a server that keeps no
+        per-session client);
         ``""`` means the message answered nothing.
         """
         return self._engine.learn(

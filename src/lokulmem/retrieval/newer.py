@@ -285,7 +285,7 @@ def _follows(
     ``newer_first_inherit_similarity``, unless both state typed attributes of
     different kinds ("User is no longer at Acme Corp." does not follow "User
     lives in Berlin.": :func:`_other_kind`).  An ``echo`` (:func:`_echoes`) has
-    passed its own cosine, ``newer_first_echo_similarity``."""
+    passed its own bar (:func:`_echo_bar`), which stands in for both."""
     gap_ms = config.newer_first_min_hours * MS_PER_HOUR
     alike = config.newer_first_similarity if margin else config.newer_first_inherit_similarity
     if echo:
