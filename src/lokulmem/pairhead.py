@@ -2,8 +2,8 @@
 
 Stage 3b of the contradiction pipeline (:mod:`lokulmem.contradiction`).  The
 typed-attribute rules catch "I live in Berlin" / "I live in Lisbon"; real
-dialogue contradicts itself in ways no rule lists ("I've never been on a
-plane" / "The flight to Oslo was bumpy, I hated it").  This
+dialogue contradicts itself in ways no rule lists ("I've never left
+Europe" / "Our week in Tokyo was far too short").  This
 head scores such a pair from what ``learn()`` already has in hand: the two
 facts' MiniLM vectors and their texts.  No LLM, no second model run.
 
