@@ -132,20 +132,27 @@ def run_case(
         fired = mem.learn(case["change"], session_id="after").contradictions
         clock.advance(days=20)
         injected = mem.manage().get_injection_preview(case["question"], include_proactive=False).would_inject
-    contents = [i.memory.content for i in injected]
-    # The old fact is what the first message stored: "User gave up Japanese.",
-    # learned from the change, names the old value but is news, not the old fact.
-    before = [i.memory.content if i.memory.source_session == "before" else "" for i in injected]
-    new_at = _first(contents, case["new"])
-    old_at = _first(before, case["old"], without=case["new"]) if case.get("old") else None
+    first, old_injected = judge([(i.memory.content, i.memory.source_session) for i in injected], case)
     return {
         "id": case["id"],
         "kind": case.get("kind", "change"),
-        "current_first": new_at is not None and (old_at is None or new_at < old_at),
+        "current_first": first,
         "fired": bool(fired),
-        "old_injected": old_at is not None,
-        "injected": len(contents),
+        "old_injected": old_injected,
+        "injected": len(injected),
     }
+
+
+def judge(injected: Sequence[tuple[str, str | None]], case: dict[str, Any]) -> tuple[bool, bool]:
+    """(current first, old fact injected) for ``injected`` (content, session) in
+    order.  The old fact is what the first message (session ``before``) stored:
+    "User gave up Japanese.", learned from the change, names the old value but is
+    news, not the old fact."""
+    contents = [content for content, _ in injected]
+    before = [content if session == "before" else "" for content, session in injected]
+    new_at = _first(contents, case["new"])
+    old_at = _first(before, case["old"], without=case["new"]) if case.get("old") else None
+    return new_at is not None and (old_at is None or new_at < old_at), old_at is not None
 
 
 def evaluate(

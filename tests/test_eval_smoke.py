@@ -108,3 +108,14 @@ def test_smoke_on_shared_data(capsys: pytest.CaptureFixture[str]) -> None:
     assert _last_json(capsys)["decode_forced"]["n"] == 100
     extraction.main(["--personaext", str(SHARED / "personaext" / "dev.jsonl"), "--limit", "100"])
     assert _last_json(capsys)["personaext"]["n"] == 100
+
+
+def test_knowledge_update_counts_as_the_old_fact_only_what_the_first_message_stored() -> None:
+    case = {"new": "saxophone", "old": "trumpet"}
+    old = ("User plays the trumpet in a brass band.", "before")
+    news = ("User gave up the trumpet.", "after")  # names the old value: news, not the old fact
+    new = ("User plays the saxophone now.", "after")
+    assert knowledge_update.judge([news, new, old], case) == (True, True)
+    assert knowledge_update.judge([old, new], case) == (False, True)
+    assert knowledge_update.judge([news, new], case) == (True, False)
+    assert knowledge_update.judge([news, old], case) == (False, True)
