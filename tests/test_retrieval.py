@@ -230,6 +230,19 @@ def test_a_fact_that_sets_the_asked_attribute_is_injected_among_remarks_with_its
     assert any("Valencia" in c for c in injected[Config().asked_attribute_bonus])
 
 
+def _asked_after_a_change(
+    mem: LokulMem, clock: ManualClock, fact: str, change: str, question: str
+) -> AugmentResult:
+    """``fact`` learned, ``change`` 20 days later (it must supersede the fact), then
+    ``question`` with debug 20 days after that."""
+    mem.learn(fact, session_id="a")
+    clock.advance(days=20)
+    fired = mem.learn(change, session_id="b").contradictions
+    assert fired and fired[0].existing.status == "superseded"
+    clock.advance(days=20)
+    return mem.augment(question, debug=True)
+
+
 def test_a_question_phrased_like_a_superseded_fact_gets_its_replacement(
     make_mem: Callable[..., LokulMem], clock: ManualClock
 ) -> None:
@@ -240,12 +253,13 @@ def test_a_question_phrased_like_a_superseded_fact_gets_its_replacement(
     alone.)"""
     for history in (3, 0):
         mem = make_mem(history_candidates=history, asked_attribute_bonus=0, relevance_attribute_weight=0)
-        mem.learn("I work full-time.", session_id="a")
-        clock.advance(days=20)
-        fired = mem.learn("I work part-time now to look after my son.", session_id="b").contradictions
-        assert fired and fired[0].existing.status == "superseded"
-        clock.advance(days=20)
-        r = mem.augment("How many hours do I work?", debug=True)
+        r = _asked_after_a_change(
+            mem,
+            clock,
+            "I work full-time.",
+            "I work part-time now to look after my son.",
+            "How many hours do I work?",
+        )
         assert r.debug is not None
         injected = [i.memory.content for i in r.debug.injected]
         counts = next(s.counts for s in r.debug.stages if s.name == "candidates")
@@ -267,12 +281,13 @@ def test_a_question_about_a_slot_finds_the_replacement_of_its_superseded_fact(
     fact joins as history and its replacement stands where it stands."""
     for history in (3, 0):
         mem = make_mem(history_candidates=history)
-        mem.learn("I'm dating a guy named Marco.", session_id="a")
-        clock.advance(days=20)
-        fired = mem.learn("Marco and I split up in March.", session_id="b").contradictions
-        assert fired and fired[0].existing.status == "superseded"
-        clock.advance(days=20)
-        r = mem.augment("Am I in a relationship?", debug=True)
+        r = _asked_after_a_change(
+            mem,
+            clock,
+            "I'm dating a guy named Marco.",
+            "Marco and I split up in March.",
+            "Am I in a relationship?",
+        )
         assert r.debug is not None
         injected = [i.memory.content for i in r.debug.injected]
         if history:
