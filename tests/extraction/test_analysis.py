@@ -29,3 +29,13 @@ def test_types_questions_and_valence() -> None:
     assert valence("I am so happy and excited!") > 0.6
     assert valence("I'm not happy") < 0
     assert valence("The meeting is at noon") == 0.0
+
+
+def test_a_slot_of_the_users_own_told_without_i_is_about_the_user() -> None:
+    c = Config()
+    home = analyze_text("Phoenix is home now, the heat is brutal.", c)
+    assert home.attribute is not None and home.attribute.key == "user.residence"
+    assert home.features.self_statement and not home.impersonal
+    assert home.specificity == pytest.approx(c.specificity_weights.self_statement)
+    world = analyze_text("Water boils at 100 degrees.", c)
+    assert world.impersonal and not world.features.self_statement

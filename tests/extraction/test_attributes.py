@@ -14,6 +14,12 @@ def test_attributes_carry_entity_and_value() -> None:
     assert b is not None and b.key == "user.employer" and b.negated
     assert extract_attribute("I like pizza") is None  # multi-valued: no conflicts
     assert extract_attribute("I'm at the gym") is None
+    assert extract_attribute("I'm on the train.") is None  # "on" a platform only by its name
+    assert extract_attribute("I moved my number to a new phone.") is None  # a provider is a name
+    assert extract_attribute("My boss wants us back in the office.") is None  # a wish, not an order
+    assert extract_attribute("This is home now.") is None  # no place named
+    assert extract_attribute("The lake is home now to many birds.") is None
+    assert extract_attribute("We relocated to a bigger office.") is None
 
 
 @pytest.mark.parametrize(
@@ -28,6 +34,19 @@ def test_attributes_carry_entity_and_value() -> None:
         ("My boyfriend moved in with me in March.", "user.household", "boyfriend"),
         ("I'm a Mac user.", "user.platform:computer", "mac"),
         ("I switched to a Pixel.", "user.platform:phone", "android"),
+        ("I'm on a Samsung Galaxy phone.", "user.platform:phone", "android"),
+        ("I am on Linux at home.", "user.platform:computer", "linux"),
+        ("My phone plan is with Vodafone.", "user.provider:mobile", "vodafone"),
+        ("I ported my number to Three.", "user.provider:mobile", "three"),
+        ("We switched our broadband to Virgin Media.", "user.provider:internet", "virgin media"),
+        ("My electricity supplier is now with Octopus.", "user.provider:energy", "octopus"),
+        ("I switched my phone to Android.", "user.platform:phone", "android"),
+        ("My company ordered everyone back to the office.", "user.work_mode", "in the office"),
+        ("Home for me is a small flat in Leith.", "user.residence", "leith"),
+        ("Glasgow is home now, the rain is constant.", "user.residence", "glasgow"),
+        ("Just signed the lease on a place in Hull, moving day was Friday.", "user.residence", "hull"),
+        ("I rent a room in Oxford near the station.", "user.residence", "oxford"),
+        ("We relocated to Seville over the winter.", "user.residence", "seville"),
         ("Now I cycle to work.", "user.commute", "bike"),
         ("I have one sister.", "user.count:sisters", "1"),
         ("I'm an only child.", "user.count:siblings", "0"),

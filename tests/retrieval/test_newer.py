@@ -114,6 +114,22 @@ def test_only_a_memory_that_tells_a_change_moves() -> None:
     assert ids(newer_first([old, plain], unmarked)[0]) == ["new", "old"]
 
 
+def test_moving_a_thing_to_another_place_or_provider_tells_a_change() -> None:
+    old = item("old", vec(1, 0.2, 0, 0), 0.60, content="User writes User's notes in a paper diary.")
+    for told in (
+        "User migrated all User's notes to a wiki.",
+        "User transferred to an evening course.",
+        "User relocated to the coast.",
+        "User ported User's number to another network.",
+        "User swapped the bike for a scooter.",
+        "User traded in the hatchback for a van.",
+    ):
+        new = item("new", vec(1, 0, 0.3, 0), 0.55, day=20, content=told)
+        assert ids(newer_first([old, new], CFG)[0]) == ["new", "old"], told
+    kept = item("new", vec(1, 0, 0.3, 0), 0.55, day=20, content="User wrote more notes in a wiki.")
+    assert ids(newer_first([old, kept], CFG)[0]) == ["old", "new"]
+
+
 def _constant_head(probability: float) -> PairHead:
     """A head that gives every pair the same probability (its weights are zero)."""
     d = 2 * 384 + len(LEXICAL_FEATURES) + 2 * HASH_BUCKETS

@@ -7,7 +7,7 @@ Pure functions over a sentence, its vector, the search results and the config:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..config import Config
 from .attributes import Attribute, extract_attribute, polarity_conflict
@@ -180,6 +180,11 @@ def analyze_text(sentence: str, config: Config) -> Analysis:
     said = restore_subject(sentence) if config.restore_elided_subject else sentence
     feats = detect(said)
     attr = extract_attribute(said)
+    # A slot of the speaker's own told without "I" ("Phoenix is home now.", "Home for
+    # me is a flat in Porto."): a statement about the speaker, not about the world.
+    own_slot = attr is not None and attr.key.startswith("user.")
+    if own_slot and not feats.self_statement:
+        feats = replace(feats, self_statement=True)
     types = classify_by_rules(said, feats, attr, config.custom_types)
     return Analysis(
         sentence=sentence,
@@ -193,6 +198,6 @@ def analyze_text(sentence: str, config: Config) -> Analysis:
         chitchat=is_chitchat(said),
         listener=about_listener(said),
         request=is_request(said),
-        impersonal=is_impersonal(said, feats),
+        impersonal=is_impersonal(said, feats) and not own_slot,
         hedged=bool(HEDGES.search(said)),
     )

@@ -28,6 +28,18 @@ _PETS = "|".join(PET_KINDS)
 _HOME_END = (
     r"(?=\s*(?:[,.;!?]|$)|\s+(?:in|near|on|at|outside|by|with|together|last|this|recently|now|and|but)\b)"
 )
+#: A place name, and where it ends ("Valencia over the summer", "Cardiff, moving day …").
+_PLACE_NAME = r"(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,2}?)"
+_PLACE = _PLACE_NAME + (
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:over|in|last|this|next|on|at|for|since|with|and|but|because|"
+    r"after|before|during|near|now|recently|earlier|a|an|the)\b)"
+)
+#: Words that open a sentence with a capital and name no place ("This is home now.").
+_NOT_A_PLACE = "this|that|it|here|there|which|what|where|who|he|she|they|the|a|an|my|our|your|his|her|their"
+_HOME_WORDS = r"(?:place|flat|apartment|house|home|room|studio|condo)"
+#: A service people buy by contract, and the nouns that may follow it ("phone plan").
+_SERVICE = r"(?P<attr>phone|mobile|cell|number|broadband|internet|wi-?fi|energy|electricity|gas)"
+_SERVICE_NOUN = r"(?:\s+(?:plan|contract|provider|network|service|supplier|company|deal|tariff))?"
 _NEG = r"(?P<neg>\s+(?:no longer|not|never|don't|do not|doesn't|does not))?"
 
 #: Every pattern, in the order the rules are tried.
@@ -73,6 +85,30 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("residence", _SUBJECT + _ADV + r"\s+(?:just\s+)?(?:moved|relocated)\s+to\s+" + _VALUE + _END),
     ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + _END),
+    # Home told by the place ("Home for me is a flat in Porto.", "Phoenix is home now."),
+    # by the lease ("Just signed the lease on a place in Cardiff."), by the rent ("I
+    # rent a room in Bristol."), or by a couple's move ("We relocated to Valencia."):
+    # a place name each time.
+    (
+        "residence_now",
+        r"\bhome(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[a-z' \-]{1,40}?\s+)?in\s+" + _PLACE,
+    ),
+    (
+        "residence_now",
+        r"\b(?!(?:" + _NOT_A_PLACE + r")\b)" + _PLACE_NAME + r"\s+is\s+(?:my\s+|our\s+)?home\s+now\b",
+    ),
+    (
+        "residence_now",
+        r"\bsign(?:ed|ing)\s+(?:the|a|our|my)\s+lease\s+(?:on|for)\s+(?:an?\s+|the\s+)?(?:new\s+)?"
+        + _HOME_WORDS
+        + r"\s+in\s+"
+        + _PLACE,
+    ),
+    (
+        "residence_now",
+        r"\bi\s+(?:now\s+|currently\s+|still\s+)?rent\s+(?:an?|the)\s+" + _HOME_WORDS + r"\s+in\s+" + _PLACE,
+    ),
+    ("residence_now", r"\bwe(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?relocated\s+to\s+" + _PLACE),
     # "I'm in Vancouver now" / "I'm now in Vancouver": a place name, said with "now".
     ("residence_now", r"\bi(?:'m|\s+am)\s+in\s+(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,3}?)\s+now\b"),
     ("residence_now", r"\bi(?:'m|\s+am)\s+now\s+(?:in|based in|living in)\s+" + _VALUE + _END),
@@ -115,11 +151,12 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?:new\s+)?job\s+(?:at|with)\s+" + _VALUE + _END,
     ),
     ("job", _SUBJECT + _ADV + r"\s+(?:work|works|working)\s+as\s+(?:an?\s+)?" + _VALUE + _END),
-    # The platform one uses: "I use an iPhone" / "I switched to Android" / "I'm a Mac user".
+    # The platform one uses: "I use an iPhone" / "I switched to Android" / "I'm a Mac user" /
+    # "I'm on a Pixel".
     (
         "platform",
         r"\bi" + _ADV + r"(?:\s+(?:use|uses|using|own|have|switched to|changed to|moved to|got)|"
-        r"'m\s+(?:an?\s+)|\s+am\s+(?:an?\s+))\s*(?:an?\s+|the\s+|my\s+)?"
+        r"'m\s+(?:an?\s+|on\s+)|\s+am\s+(?:an?\s+|on\s+))\s*(?:an?\s+|the\s+|my\s+)?"
         r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|"
         r"blackberry)\b",
     ),
@@ -286,6 +323,14 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         r"\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:all\s+)?back\s+(?:to\s+working\s+)?"
         r"(?P<v>from home|in the office|on site|onsite)\b",
     ),
+    # The employer calls the user back: "My company ordered everyone back to the office."
+    (
+        "work_mode_recalled",
+        r"\bmy\s+(?:company|employer|boss|manager|firm)\s+(?:has\s+|have\s+|just\s+)?"
+        r"(?:ordered|called|brought|told|made|is\s+making|is\s+bringing)\s+"
+        r"(?:everyone|everybody|us|me|all\s+of\s+us|us\s+all|all\s+staff|staff|the\s+team)\s+"
+        r"(?:to\s+(?:come|go)\s+)?back\s+(?:to|in|into)\s+(?:the\s+)?office\b",
+    ),
     ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
     # The shift one works, and a change of it: "I work nights.", "I'm on the day
     # shift now.", "I switched to day shifts."
@@ -323,6 +368,19 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         "bank",
         r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|switched|transferred)\s+(?:my\s+(?:bank\s+|current\s+)?"
         r"account|banks?)\s+(?:over\s+)?to\s+" + _VALUE + _END,
+    ),
+    # Who provides a service by contract: "My phone plan is with Vodafone.", "I ported
+    # my number to Three.", "We switched our internet to BT." (a
+    # name: "my number to a friend" is no provider).
+    (
+        "provider",
+        r"\b(?:my|our)\s+" + _SERVICE + _SERVICE_NOUN + r"\s+is\s+(?:now\s+|currently\s+)?"
+        r"(?:with|through|from)\s+" + _VALUE + _END,
+    ),
+    (
+        "provider",
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:ported|moved|switched|transferred|changed)"
+        r"\s+(?:my\s+|our\s+)?" + _SERVICE + _SERVICE_NOUN + r"\s+(?:over\s+)?to\s+" + _VALUE + _END,
     ),
     # The language spoken at home: "I speak Portuguese at home.", "We speak
     # English at home now." (a name).

@@ -158,6 +158,20 @@ def _qualified(attribute: str, groups: Groups, value: str) -> tuple[str, str] | 
     return f"{attribute}:{str(groups['attr']).lower()}", value  # "pet_name:dog"
 
 
+#: The service a ``provider`` fact names, by the word that names it.
+_SERVICES = {
+    **dict.fromkeys(("phone", "mobile", "cell", "number"), "mobile"),
+    **dict.fromkeys(("broadband", "internet", "wifi", "wi-fi"), "internet"),
+    **dict.fromkeys(("energy", "electricity", "gas"), "energy"),
+}
+
+
+def _provider(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    if value in _PLATFORMS:  # "I switched my phone to Android" names a platform
+        return _platform("platform", groups, value)
+    return f"{attribute}:{_SERVICES[str(groups['attr']).lower()]}", value  # "provider:mobile"
+
+
 def _favorite(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return f"favorite:{norm_value(str(groups['attr']))}", value
 
@@ -217,6 +231,8 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "color": {"finish": _qualified},
     "place": {"finish": _qualified},
     "bank": {"proper": True, "tail": _TIME_TAIL},
+    "work_mode_recalled": {"attribute": "work_mode", "default": "in the office"},
+    "provider": {"proper": True, "tail": _TIME_TAIL, "finish": _provider},
     "code_language": {"proper": True, "tail": _TIME_TAIL},
     "home_language": {"proper": True},
     "shift": {"finish": _shift},

@@ -191,13 +191,16 @@ TOPIC_STOPWORDS = frozenset(
     """.split()
 )
 
-#: Words that tell a state changed or holds now ("now", "switched", "no longer"):
-#: a newer memory saying one outranks an older one on the same subject
+#: Words that tell a state changed or holds now ("now", "switched", "no longer"), and
+#: the verbs of moving a thing to another place or provider ("migrated my notes to",
+#: "ported my number to", "transferred to a midwifery course", "traded in"): a newer
+#: memory saying one outranks an older one on the same subject
 #: (lokulmem.retrieval.newer).
 CHANGE_MARKERS = re.compile(
     r"\b(?:now|nowadays|these days|currently|anymore|any more|no longer|instead|"
     r"switched|moved|changed|new|started|quit|left|stopped|became|become|promoted|"
-    r"replaced|upgraded|cancell?ed|gave up|broke up|split up|took up|turned)\b",
+    r"replaced|upgraded|cancell?ed|gave up|broke up|split up|took up|turned|"
+    r"relocated|transferred|migrated|ported|swapped|traded in)\b",
     re.IGNORECASE,
 )
 

@@ -118,6 +118,21 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             r"(?:husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|spouse))\b",
         ),
     ),
+    (
+        ("provider:mobile",),
+        (
+            rf"\b(?:which|what)\s+(?:mobile\s+|phone\s+|cell\s+)?(?:network|carrier)\s+(?:am|is)\s+{_SUBJ}\s+on\b",
+            rf"\b{_POSS}\s+(?:mobile|phone|cell)\s+(?:network|provider|carrier|plan|contract)\b",
+        ),
+    ),
+    (
+        ("provider:internet",),
+        (rf"\b{_POSS}\s+(?:internet|broadband|wi-?fi)\s+(?:provider|company|plan|contract|supplier)\b",),
+    ),
+    (
+        ("provider:energy",),
+        (rf"\b{_POSS}\s+(?:energy|electricity|gas)\s+(?:provider|company|supplier|plan|tariff)\b",),
+    ),
     # "What pets do I have?" asks for every ``pet_name`` slot: the rules qualify a
     # pet's name by its kind (``user.pet_name:cat``).
     (
