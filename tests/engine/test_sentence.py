@@ -151,10 +151,11 @@ def test_gated_sentences_need_no_candidates_and_others_do() -> None:
 @pytest.mark.parametrize(("restated_only", "outcome"), [(True, "stored"), (False, "below-threshold")])
 def test_a_near_copy_with_a_new_value_is_news(restated_only: bool, outcome: str) -> None:
     """Novelty is measured against the facts the sentence restates: a near copy
-    that brings a new number ("9pm" after "11pm") is not old news."""
+    that brings a new number ("9am" after "11am") is not old news.  (Not a
+    typed slot: a bedtime's new value is a contradiction.)"""
     cfg = Config(novelty_restated_only=restated_only)
     # cosine 0.91 with the stored fact: novelty 0.18 against it
-    plan = _said_near("I go to bed at 9pm.", "User goes to bed at 11pm.", cfg)
+    plan = _said_near("I get up at 9am.", "User gets up at 11am.", cfg)
     assert plan.decisions[-1].outcome == outcome
 
 
@@ -169,8 +170,16 @@ def test_a_restatement_stays_old_news_and_reinforces_what_it_restates(bar: float
     assert plan.reinforced == (["m1"] if bar else [])
 
 
-def test_a_sentence_that_tells_a_change_never_reinforces_the_old_value() -> None:
-    plan = _said_near("These days I go to bed at 11pm.", "User goes to bed at 11pm.", CFG)
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("These days I go to bed at 11pm.", "User goes to bed at 11pm."),
+        # A correction: bare "Turns out" (chat's "it turns out") says the value was wrong.
+        ("Turns out the shellfish allergy was a misdiagnosis.", "User has a shellfish allergy."),
+    ],
+)
+def test_a_sentence_that_tells_a_change_never_reinforces_the_old_value(sentence: str, fact: str) -> None:
+    plan = _said_near(sentence, fact, CFG)
     assert plan.decisions[-1].outcome != "reinforced" and not plan.reinforced
 
 

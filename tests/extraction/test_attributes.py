@@ -20,6 +20,10 @@ def test_attributes_carry_entity_and_value() -> None:
     assert extract_attribute("This is home now.") is None  # no place named
     assert extract_attribute("The lake is home now to many birds.") is None
     assert extract_attribute("We relocated to a bigger office.") is None
+    assert extract_attribute("I started a pottery course.") is None  # a hobby is no second study
+    assert extract_attribute("I'm doing a new degree.") is None
+    for way in ("I drive in now and then.", "I drive a lot for work.", "I drive the kids to school."):
+        assert extract_attribute(way) is None, way  # how or where one drives, not the car
 
 
 @pytest.mark.parametrize(
@@ -47,6 +51,18 @@ def test_attributes_carry_entity_and_value() -> None:
         ("Just signed the lease on a place in Hull, moving day was Friday.", "user.residence", "hull"),
         ("I rent a room in Oxford near the station.", "user.residence", "oxford"),
         ("We relocated to Seville over the winter.", "user.residence", "seville"),
+        ("I'm studying for a law degree.", "user.study", "law"),
+        ("I dropped out of law and enrolled in a nursing diploma.", "user.study", "nursing"),
+        ("I'm doing a master's in data science.", "user.study", "data science"),
+        ("I've been seeing someone called Ravi since April.", "user.relationship_status", "dating"),
+        ("I go to bed around midnight.", "user.bedtime", "midnight"),
+        ("Since the baby arrived I'm asleep by nine.", "user.bedtime", "9"),
+        ("I weigh 92 kilos.", "user.weight", "92 kg"),
+        ("Down to 84kg after the summer!", "user.weight", "84 kg"),
+        ("My rent is £950 a month.", "user.rent", "£950"),
+        ("The landlord put the rent up to £1,100.", "user.rent", "£1,100"),
+        ("My office moved so I drive in now.", "user.commute", "drive"),
+        ("I drive an old Volvo estate.", "user.car", "old volvo estate"),
         ("Now I cycle to work.", "user.commute", "bike"),
         ("I have one sister.", "user.count:sisters", "1"),
         ("I'm an only child.", "user.count:siblings", "0"),

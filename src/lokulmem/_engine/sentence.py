@@ -295,13 +295,15 @@ def _said_again(
 ) -> Memory | None:
     """The stored fact a sentence says again in other words, when that is all that
     kept it out: it restates the fact at ``restated_reinforce_similarity`` or more
-    (without a change marker or the opposite polarity), and it would have been
+    (without a change or replacement marker or the opposite polarity), and it would have been
     stored were it new.  Reinforced, not dropped."""
     bar = config.restated_reinforce_similarity
     if bar <= 0 or extraction_score(1.0, a.specificity, rec, config) < threshold:
         return None
-    if CHANGE_MARKERS.search(a.sentence):
-        return None  # "… now instead of …" tells a change: it must not back the old value
+    if CHANGE_MARKERS.search(a.sentence) or REPLACEMENT_MARKERS.search(a.sentence):
+        # "… now instead of …", "Turns out … was a misdiagnosis": a change or a
+        # correction must not back the old value.
+        return None
     near = [
         c
         for c in candidates

@@ -37,6 +37,21 @@ _PLACE = _PLACE_NAME + (
 #: Words that open a sentence with a capital and name no place ("This is home now.").
 _NOT_A_PLACE = "this|that|it|here|there|which|what|where|who|he|she|they|the|a|an|my|our|your|his|her|their"
 _HOME_WORDS = r"(?:place|flat|apartment|house|home|room|studio|condo)"
+#: Words after "drive" that name no car: where, how or how much one drives.
+_NOT_A_CAR = (
+    r"(?:in|to|into|from|home|back|around|round|down|up|out|off|over|through|for|with|at|on|by|"
+    r"everywhere|anywhere|there|here|myself|carefully|safely|slowly|fast|more|less|a lot|lot|lots|now|daily|"
+    r"every|each|most|all|the kids|them|him|her|us)"
+)
+#: A course by its subject and qualification ("a nursing diploma"; not "a new degree"; not
+#: "a pottery course": a hobby's course is no second subject of study).
+_COURSE = (
+    r"(?!(?:new|short|online|evening|night|weekend|part-time|full-time|free|intensive|crash|quick|"
+    r"first|second|third|final|two-year|one-year)\b)(?P<v>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+"
+    r"(?:degree|diploma|qualification|apprenticeship|programme|program)\b"
+)
+#: An amount of money: "£1,100", "$950", "1100 euros".
+_MONEY = r"(?P<v>[£$€]\s?\d[\d,]*(?:\.\d{2})?|\d[\d,]*(?:\.\d{2})?\s?(?:pounds|dollars|euros|quid))"
 #: A service people buy by contract, and the nouns that may follow it ("phone plan").
 _SERVICE = r"(?P<attr>phone|mobile|cell|number|broadband|internet|wi-?fi|energy|electricity|gas)"
 _SERVICE_NOUN = r"(?:\s+(?:plan|contract|provider|network|service|supplier|company|deal|tariff))?"
@@ -167,6 +182,13 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         r"metro|tram|ferry|bike)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
         r"(?:work|the office|school)\b",
     ),
+    # "... so I drive in now": going in to work, said without saying where.
+    (
+        "commute",
+        r"\bi" + _ADV + r"\s+(?:(?:take|get|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|tram|metro|ferry)|"
+        r"(?P<v2>cycle|bike|walk|drive))\s+in(?:\s+(?:now|these days|every day|each day|daily))?"
+        r"\s*(?:[,.;!?]|$)",
+    ),
     (
         "job",
         r"\bmy\s+(?:job|role|position|title|profession|occupation)\s+is\s+(?:an?\s+)?"
@@ -219,6 +241,12 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         + "|".join(sorted(RELATIONSHIP_STATUSES))
         + r")\b",
     ),
+    # "I've been seeing someone called Ravi.", "I'm dating a guy from work.": dating.
+    (
+        "relationship_dating",
+        r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:now\s+)?(?:seeing|dating)\s+"
+        r"(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|lass)|[a-z]+\s+from\s+work)\b",
+    ),
     # A couple's event, told of "we" or "<someone> and I": "We separated this
     # spring.", "Marco and I split up in March.", "We got engaged!" (the clause
     # ends or says when: "we split up into teams" is none).
@@ -230,7 +258,11 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         + r"(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|in|on|after|before|earlier|recently|yesterday|a\s+few|"
         + r"two|three|four|five|six|several)\b)",
     ),
-    ("car", _SUBJECT + _ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?" + _VALUE + _END),
+    # "I drive a Golf", not "I drive in now" / "I drive to work" (a way of going somewhere).
+    (
+        "car",
+        _SUBJECT + _ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?(?!" + _NOT_A_CAR + r"\b)" + _VALUE + _END,
+    ),
     # "My car is a grey Skoda Octavia." (a kind of car: "my car is red" is its colour).
     ("car", r"\bmy\s+car\s+is\s+(?:now\s+)?an?\s+" + _VALUE + _END),
     # "I sold the Focus and bought a Tesla Model 3": the car is the one bought.
@@ -297,6 +329,23 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         + _VALUE
         + _END,
     ),
+    # The course by its qualification: "I'm studying for a law degree.", "I enrolled
+    # in a nursing diploma.", "I'm doing a master's in data science."
+    (
+        "study",
+        r"\bi(?:'m|\s+am|'ve|\s+have)?\s+(?:now\s+|just\s+)?(?:studying\s+for|doing|enrolled\s+(?:in|on))\s+"
+        r"(?:an?|my)\s+" + _COURSE,
+    ),
+    (
+        "study",
+        r"\bi\s+(?:dropped\s+out\s+of|left|quit|finished)\s+[^,.;!?]{1,40}?\s+and\s+(?:then\s+)?"
+        r"enrolled\s+(?:in|on)\s+(?:an?|my)\s+" + _COURSE,
+    ),
+    (
+        "study",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+)?doing\s+(?:an?\s+|my\s+)?(?:master'?s|masters|phd|degree|diploma|"
+        r"ba|bsc|msc|ma)\s+in\s+" + _VALUE + _END,
+    ),
     ("team", _SUBJECT + _ADV + r"\s+(?:support|supports|root for)\s+" + _VALUE + _END),
     # Where the user's office (gym, studio) is, and where it moved: "My office is
     # in Leeds.", "Our office moved to the docks."
@@ -304,6 +353,20 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         "place",
         r"\b(?:my|our)\s+(?P<attr>office|workplace|school|gym|studio)\s+(?:is\s+in|(?:has\s+|just\s+)?"
         r"(?:moved|relocated)\s+to)\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + _END,
+    ),
+    # When the user goes to bed: "I go to bed around midnight.", "I'm asleep by nine."
+    (
+        "bedtime",
+        r"\bi(?:'m|\s+am)?\s+(?:usually\s+|normally\s+|now\s+)?(?:go\s+to\s+bed|goes\s+to\s+bed|in\s+bed|asleep|"
+        r"turn\s+in|head\s+to\s+bed)\s+(?:at|around|by|before|about)\s+(?:about\s+|around\s+)?"
+        r"(?P<v>\d{1,2}(?::\d{2})?\s?(?:am|pm)?|midnight|one|two|three|eight|nine|ten|eleven|twelve)\b",
+    ),
+    # What the user weighs: "I weigh 92 kilos.", "I'm down to 84 kg."
+    ("weight", r"^\W*(?:down|up)\s+to\s+(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b"),
+    (
+        "weight",
+        r"\bi(?:'m|\s+am)?\s+(?:now\s+)?(?:weigh|weighs|(?:down|up)\s+to|at)\s+(?:about\s+|around\s+)?"
+        r"(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b",
     ),
     ("handedness", r"\bi(?:'m|\s+am)\s+(?P<v>left|right)[- ]handed\b"),
     (
@@ -348,6 +411,15 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         "shift",
         r"\bi(?:'m|\s+am)\s+(?:now\s+)?on\s+(?:the\s+)?(?P<v>nights|days|(?:night|day|early|late)\s+shifts?)\b",
     ),
+    # What the rent is, and what it went up to: "My rent is £950 a month.", "The
+    # landlord put the rent up to £1,100.", "I pay $1,800 in rent."
+    (
+        "rent",
+        r"\b(?:my|our|the)\s+rent\s+(?:is|went\s+up\s+to|went\s+down\s+to|is\s+now|has\s+gone\s+up\s+to)\s+"
+        + _MONEY,
+    ),
+    ("rent", r"\bput\s+(?:my|our|the)\s+rent\s+(?:up|down)\s+to\s+" + _MONEY),
+    ("rent", r"\b(?:i|we)\s+(?:now\s+)?pay\s+" + _MONEY + r"\s+(?:a\s+month\s+)?(?:in|for|of)\s+rent\b"),
     # Whether the user rents or owns their home: "I rent my flat.", "We bought
     # our first house."
     (

@@ -154,6 +154,12 @@ def _number(attribute: str, groups: Groups, value: str) -> tuple[str, str] | Non
     return attribute, _NUMBER_WORDS.get(value, value)  # "eight hours" and "8 hours" agree
 
 
+def _weight(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    number, unit = re.match(r"([\d.]+)\s?([a-z]+)", value).groups()  # type: ignore[union-attr]
+    unit = {"kilo": "kg", "kilos": "kg", "lb": "lbs", "pounds": "lbs"}.get(unit, unit)
+    return attribute, f"{number} {unit}"  # "92 kilos" and "92kg" agree
+
+
 def _qualified(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return f"{attribute}:{str(groups['attr']).lower()}", value  # "pet_name:dog"
 
@@ -231,6 +237,9 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "color": {"finish": _qualified},
     "place": {"finish": _qualified},
     "bank": {"proper": True, "tail": _TIME_TAIL},
+    "relationship_dating": {"attribute": "relationship_status", "default": "dating"},
+    "bedtime": {"finish": _number},
+    "weight": {"finish": _weight},
     "work_mode_recalled": {"attribute": "work_mode", "default": "in the office"},
     "provider": {"proper": True, "tail": _TIME_TAIL, "finish": _provider},
     "code_language": {"proper": True, "tail": _TIME_TAIL},

@@ -103,6 +103,26 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\b{_POSS}\s+(?:university|college)\b",
         ),
     ),
+    (
+        ("study",),
+        (
+            rf"\bwhat\s+(?:am|is|are)\s+{_SUBJ}\s+studying\b",
+            rf"\bwhat\s+(?:do|does)\s+{_SUBJ}\s+study\b",
+            rf"\b{_POSS}\s+(?:degree|major|course\s+of\s+study|field\s+of\s+study)\b",
+        ),
+    ),
+    (
+        ("rent",),
+        (rf"\b{_POSS}\s+rent\b", rf"\bhow\s+much\s+rent\s+(?:do|does)\s+{_SUBJ}\s+pay\b"),
+    ),
+    (("weight",), (rf"\bhow\s+much\s+(?:do|does)\s+{_SUBJ}\s+weigh\b", rf"\b{_POSS}\s+weight\b")),
+    (
+        ("bedtime",),
+        (
+            rf"\b(?:what\s+time|when)\s+(?:do|does)\s+{_SUBJ}\s+(?:usually\s+)?(?:go\s+to\s+bed|go\s+to\s+sleep)\b",
+            rf"\b{_POSS}\s+bedtime\b",
+        ),
+    ),
     (("birthday",), (rf"\b{_POSS}\s+birthday\b", rf"\bwhen\s+(?:was|were)\s+{_SUBJ}\s+born\b")),
     (("birthplace",), (rf"\bwhere\s+(?:was|were)\s+{_SUBJ}\s+born\b",)),
     (("origin",), (rf"\bwhere\s+(?:do|does|am|is)\s+{_SUBJ}\s+(?:come\s+)?from\b",)),
