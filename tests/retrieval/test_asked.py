@@ -23,6 +23,8 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("How much do I weigh?", {"user.weight"}),
         ("What time do I go to bed?", {"user.bedtime"}),
         ("How much is my rent?", {"user.rent"}),
+        ("What phone have I got?", {"user.platform:phone"}),
+        ("What operating system do I code on?", {"user.platform:computer"}),
         ("Am I still with the same company?", set()),
         ("What does my sister do?", {"sister.job", "sister.employer"}),
         ("What is my job?", {"user.job", "user.employer"}),

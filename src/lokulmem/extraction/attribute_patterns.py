@@ -175,6 +175,14 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|"
         r"blackberry)\b",
     ),
+    # "I switched my dev machine to Windows.", "I do my coding on Linux."
+    (
+        "platform",
+        r"\bi" + _ADV + r"\s+(?:(?:switched|moved|changed|put)\s+(?:my|our)\s+(?:[a-z\-]+\s+){0,2}?"
+        r"(?:machine|laptop|computer|pc|desktop|phone)\s+(?:over\s+)?to|(?:code|program|develop|work)\s+on|"
+        r"do\s+(?:my|all\s+my|most\s+of\s+my)\s+(?:coding|programming|work|dev\s+work)\s+on)\s+"
+        r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|blackberry)\b",
+    ),
     # How one gets to work: "I take the bus to work" / "I cycle to work".
     (
         "commute",
@@ -291,8 +299,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "pet_name",
-        r"\bi\s+have\s+an?\s+(?P<attr>" + _PETS + r")"
-        r"\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + _END,
+        r"\b(?:i|we)\s+(?:have|own|got|adopted|(?:just|now)\s+(?:have|got))\s+an?\s+(?:new\s+)?"
+        r"(?P<attr>" + _PETS + r")\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + _END,
     ),
     # "I'm an only child" / "I have no siblings": a sibling count of 0.
     ("count", r"\bi(?:'m|\s+am)\s+an\s+(?P<v>only)\s+(?P<attr>child)\b"),
@@ -493,7 +501,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "relation",
-        r"\bmy\s+(?P<attr>[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?"
+        r"\bmy\s+(?:new\s+)?(?P<attr>[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:now\s+)?(?:called\s+|named\s+)?"
         r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)" + _END,
     ),
 )

@@ -139,6 +139,19 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ),
     ),
     (
+        ("platform:phone",),
+        (
+            rf"\b(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+)?(?:phone|mobile)\s+(?:do|does|have|has)\s+{_SUBJ}\b",
+            rf"\b(?:what|which)\s+(?:phone|mobile)\s+(?:am|is)\s+{_SUBJ}\s+(?:on|using)\b",
+        ),
+    ),
+    (
+        ("platform:computer",),
+        (
+            rf"\b(?:what|which)\s+(?:operating\s+system|os|computer|laptop)\s+(?:do|does|am|is|have|has)\s+{_SUBJ}\b",
+        ),
+    ),
+    (
         ("provider:mobile",),
         (
             rf"\b(?:which|what)\s+(?:mobile\s+|phone\s+|cell\s+)?(?:network|carrier)\s+(?:am|is)\s+{_SUBJ}\s+on\b",
