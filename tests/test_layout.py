@@ -48,6 +48,7 @@ COVERED_BY = {
     "embedding/protocol.py": "test_storage.py",
     "errors.py": "test_public_api.py",
     "events.py": "test_manage.py",
+    "extraction/attribute_fragments.py": "extraction/test_attributes.py",
     "extraction/attribute_patterns.py": "extraction/test_attributes.py",
     "extraction/attribute_rules.py": "extraction/test_attributes.py",
     "extraction/lexicon.py": "extraction/test_classify.py",

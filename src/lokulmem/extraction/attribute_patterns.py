@@ -10,65 +10,42 @@ are tried in this order, case-insensitively.
 
 from __future__ import annotations
 
-from .lexicon import DIETS, PET_KINDS, RELATIONSHIP_STATUSES
+from .attribute_fragments import (
+    ADV,
+    COURSE,
+    END,
+    HOME_END,
+    HOME_WORDS,
+    INSTITUTION,
+    MONEY,
+    NEG,
+    NOT_A_CAR,
+    NOT_A_PLACE,
+    PETS,
+    PLACE,
+    PLACE_NAME,
+    SERVICE,
+    SERVICE_NOUN,
+    SUBJECT,
+    VALUE,
+)
+from .lexicon import DIETS, RELATIONSHIP_STATUSES
 
 __all__ = ["PATTERNS"]
 
-_SUBJECT = r"(?:(?P<i>\bi)|\bmy\s+(?P<subj>[a-z\-]+))"
-_ADV = r"(?:\s+(?:currently|now|still|actually|really|also|just|recently))*"
-_VALUE = r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)"
-_END = r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bwith\b|\bsince\b|\bbecause\b|\bfor\b|\bnow\b|$))"
-#: A school's name: "Kingston University", "University of Bath", "Imperial College London".
-_INSTITUTION = (
-    r"(?P<v>(?:[a-z][a-z'.&\-]*\s+){1,4}(?:university|college|institute|academy)(?:\s+[a-z][a-z\-]*)?"
-    r"|(?:university|college)\s+of\s+[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})"
-) + _END
-_PETS = "|".join(PET_KINDS)
-#: After a home ("a house", not "a house plant"): the end of the clause or where or when it is.
-_HOME_END = (
-    r"(?=\s*(?:[,.;!?]|$)|\s+(?:in|near|on|at|outside|by|with|together|last|this|recently|now|and|but)\b)"
-)
-#: A place name, and where it ends ("Valencia over the summer", "Cardiff, moving day …").
-_PLACE_NAME = r"(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,2}?)"
-_PLACE = _PLACE_NAME + (
-    r"(?=\s*(?:[,.;!?]|$)|\s+(?:over|in|last|this|next|on|at|for|since|with|and|but|because|"
-    r"after|before|during|near|now|recently|earlier|a|an|the)\b)"
-)
-#: Words that open a sentence with a capital and name no place ("This is home now.").
-_NOT_A_PLACE = "this|that|it|here|there|which|what|where|who|he|she|they|the|a|an|my|our|your|his|her|their"
-_HOME_WORDS = r"(?:place|flat|apartment|house|home|room|studio|condo)"
-#: Words after "drive" that name no car: where, how or how much one drives.
-_NOT_A_CAR = (
-    r"(?:in|to|into|from|home|back|around|round|down|up|out|off|over|through|for|with|at|on|by|"
-    r"everywhere|anywhere|there|here|myself|carefully|safely|slowly|fast|more|less|a lot|lot|lots|now|daily|"
-    r"every|each|most|all|the kids|them|him|her|us)"
-)
-#: A course by its subject and qualification ("a nursing diploma"; not "a new degree"; not
-#: "a pottery course": a hobby's course is no second subject of study).
-_COURSE = (
-    r"(?!(?:new|short|online|evening|night|weekend|part-time|full-time|free|intensive|crash|quick|"
-    r"first|second|third|final|two-year|one-year)\b)(?P<v>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+"
-    r"(?:degree|diploma|qualification|apprenticeship|programme|program)\b"
-)
-#: An amount of money: "£1,100", "$950", "1100 euros".
-_MONEY = r"(?P<v>[£$€]\s?\d[\d,]*(?:\.\d{2})?|\d[\d,]*(?:\.\d{2})?\s?(?:pounds|dollars|euros|quid))"
-#: A service people buy by contract, and the nouns that may follow it ("phone plan").
-_SERVICE = r"(?P<attr>phone|mobile|cell|number|broadband|internet|wi-?fi|energy|electricity|gas)"
-_SERVICE_NOUN = r"(?:\s+(?:plan|contract|provider|network|service|supplier|company|deal|tariff))?"
-_NEG = r"(?P<neg>\s+(?:no longer|not|never|don't|do not|doesn't|does not))?"
 
 #: Every pattern, in the order the rules are tried.
 PATTERNS: tuple[tuple[str, str], ...] = (
     # Who one lives with: "I live alone" / "I live with my parents" / "I moved out".
     # Alone is alone whatever follows ("I live alone in a studio").
-    ("household", r"\bi" + _ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own)\b"),
+    ("household", r"\bi" + ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own)\b"),
     (
         "household",
-        r"\bi" + _ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own|with\s+[a-z' ]{2,40}?)" + _END,
+        r"\bi" + ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own|with\s+[a-z' ]{2,40}?)" + END,
     ),
     (
         "household",
-        r"\bi" + _ADV + r"\s+(?:moved|moving)\s+(?:out(?:\s+(?:into|to))?|into|to)\s+"
+        r"\bi" + ADV + r"\s+(?:moved|moving)\s+(?:out(?:\s+(?:into|to))?|into|to)\s+"
         r"(?:a\s+place\s+of\s+my\s+own|my\s+own\s+(?P<v>place|apartment|flat|house|home))\b",
     ),
     # Someone moved in: "My girlfriend moved in with me" (the household is with her).
@@ -78,99 +55,99 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "residence",
-        _SUBJECT
+        SUBJECT
         + r"(?:'m|\s+am|\s+is|'s)?"
-        + _NEG
-        + _ADV
+        + NEG
+        + ADV
         + r"(?:\s+used to)?\s+(?:live|lives|living|reside|resides|residing|based|"
         + r"stay|stays|staying)\s+(?:in|near|by|on)\s+"
-        + _VALUE
-        + _END,
+        + VALUE
+        + END,
     ),
     # The present perfect holds now: "I've lived in Denver all my life", "I have
     # been living in Leeds since 2019" (not the simple past: "I lived in Paris").
     (
         "residence_perfect",
-        _SUBJECT
+        SUBJECT
         + r"(?:'ve|\s+have|'s|\s+has)"
-        + _ADV
+        + ADV
         + r"\s+(?:lived|been\s+living|resided|been\s+based)\s+(?:in|near)\s+"
         + r"(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,2}?)"
         + r"(?=\s*(?:[,.;!?]|$)|\s+(?:my|all|most|for|since|ever|now|and|but|with|because)\b)",
     ),
-    ("residence", _SUBJECT + _ADV + r"\s+(?:just\s+)?(?:moved|relocated)\s+to\s+" + _VALUE + _END),
-    ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + _END),
+    ("residence", SUBJECT + ADV + r"\s+(?:just\s+)?(?:moved|relocated)\s+to\s+" + VALUE + END),
+    ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + END),
     # Home told by the place ("Home for me is a flat in Porto.", "Phoenix is home now."),
     # by the lease ("Just signed the lease on a place in Cardiff."), by the rent ("I
     # rent a room in Bristol."), or by a couple's move ("We relocated to Valencia."):
     # a place name each time.
     (
         "residence_now",
-        r"\bhome(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[a-z' \-]{1,40}?\s+)?in\s+" + _PLACE,
+        r"\bhome(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[a-z' \-]{1,40}?\s+)?in\s+" + PLACE,
     ),
     (
         "residence_now",
-        r"\b(?!(?:" + _NOT_A_PLACE + r")\b)" + _PLACE_NAME + r"\s+is\s+(?:my\s+|our\s+)?home\s+now\b",
+        r"\b(?!(?:" + NOT_A_PLACE + r")\b)" + PLACE_NAME + r"\s+is\s+(?:my\s+|our\s+)?home\s+now\b",
     ),
     (
         "residence_now",
         r"\bsign(?:ed|ing)\s+(?:the|a|our|my)\s+lease\s+(?:on|for)\s+(?:an?\s+|the\s+)?(?:new\s+)?"
-        + _HOME_WORDS
+        + HOME_WORDS
         + r"\s+in\s+"
-        + _PLACE,
+        + PLACE,
     ),
     (
         "residence_now",
-        r"\bi\s+(?:now\s+|currently\s+|still\s+)?rent\s+(?:an?|the)\s+" + _HOME_WORDS + r"\s+in\s+" + _PLACE,
+        r"\bi\s+(?:now\s+|currently\s+|still\s+)?rent\s+(?:an?|the)\s+" + HOME_WORDS + r"\s+in\s+" + PLACE,
     ),
-    ("residence_now", r"\bwe(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?relocated\s+to\s+" + _PLACE),
+    ("residence_now", r"\bwe(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?relocated\s+to\s+" + PLACE),
     # "I'm in Vancouver now" / "I'm now in Vancouver": a place name, said with "now".
     ("residence_now", r"\bi(?:'m|\s+am)\s+in\s+(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,3}?)\s+now\b"),
-    ("residence_now", r"\bi(?:'m|\s+am)\s+now\s+(?:in|based in|living in)\s+" + _VALUE + _END),
+    ("residence_now", r"\bi(?:'m|\s+am)\s+now\s+(?:in|based in|living in)\s+" + VALUE + END),
     (
         "employer",
-        _SUBJECT
+        SUBJECT
         + r"(?:'m|\s+am|\s+is|'s)?"
-        + _NEG
-        + _ADV
+        + NEG
+        + ADV
         + r"\s+(?:work|works|working|employed|interning|intern)\s+(?:at|for|by|with)\s+"
-        + _VALUE
-        + _END,
+        + VALUE
+        + END,
     ),
     (
         "employer_at",
-        _SUBJECT
+        SUBJECT
         + r"(?:'m|\s+am|\s+is|'s)"
         + r"(?P<neg>\s+(?:no longer|not))?"
         + r"\s+(?:at|with)\s+(?P<v>[A-Z][A-Za-z0-9&'.\-]*(?:\s+[A-Z][A-Za-z0-9&'.\-]*)*)"
-        + _END,
+        + END,
     ),
     (
         "employer",
-        _SUBJECT + _ADV + r"\s+(?:joined|started at|got hired at|got a job at)\s+" + _VALUE + _END,
+        SUBJECT + ADV + r"\s+(?:joined|started at|got hired at|got a job at)\s+" + VALUE + END,
     ),
     # "I accepted an offer from Bosch": a job offer, taken (a name: "an offer from a buyer" is none).
     (
         "employer",
-        r"\bi" + _ADV + r"\s+accepted\s+(?:an|the|a\s+job|a\s+job\s+offer|their)\s*(?:offer\s+)?"
-        r"(?:from|at|with)\s+" + _VALUE + _END,
+        r"\bi" + ADV + r"\s+accepted\s+(?:an|the|a\s+job|a\s+job\s+offer|their)\s*(?:offer\s+)?"
+        r"(?:from|at|with)\s+" + VALUE + END,
     ),
     # "I left Deloitte and joined KPMG": the employer is the one joined.
     (
         "employer",
-        r"\bi\s+(?:left|quit)\s+[^,.;!?]{1,60}?\s+(?:and|to)\s+(?:joined|started at)\s+" + _VALUE + _END,
+        r"\bi\s+(?:left|quit)\s+[^,.;!?]{1,60}?\s+(?:and|to)\s+(?:joined|started at)\s+" + VALUE + END,
     ),
     (
         "employer",
         r"\bi\s+(?:\w+\s+)?(?:to|got|have|found|took|started|began)\s+(?:a\s+|my\s+|the\s+)?"
-        r"(?:new\s+)?job\s+(?:at|with)\s+" + _VALUE + _END,
+        r"(?:new\s+)?job\s+(?:at|with)\s+" + VALUE + END,
     ),
-    ("job", _SUBJECT + _ADV + r"\s+(?:work|works|working)\s+as\s+(?:an?\s+)?" + _VALUE + _END),
+    ("job", SUBJECT + ADV + r"\s+(?:work|works|working)\s+as\s+(?:an?\s+)?" + VALUE + END),
     # The platform one uses: "I use an iPhone" / "I switched to Android" / "I'm a Mac user" /
     # "I'm on a Pixel".
     (
         "platform",
-        r"\bi" + _ADV + r"(?:\s+(?:use|uses|using|own|have|switched to|changed to|moved to|got)|"
+        r"\bi" + ADV + r"(?:\s+(?:use|uses|using|own|have|switched to|changed to|moved to|got)|"
         r"'m\s+(?:an?\s+|on\s+)|\s+am\s+(?:an?\s+|on\s+))\s*(?:an?\s+|the\s+|my\s+)?"
         r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|"
         r"blackberry)\b",
@@ -178,7 +155,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     # "I switched my dev machine to Windows.", "I do my coding on Linux."
     (
         "platform",
-        r"\bi" + _ADV + r"\s+(?:(?:switched|moved|changed|put)\s+(?:my|our)\s+(?:[a-z\-]+\s+){0,2}?"
+        r"\bi" + ADV + r"\s+(?:(?:switched|moved|changed|put)\s+(?:my|our)\s+(?:[a-z\-]+\s+){0,2}?"
         r"(?:machine|laptop|computer|pc|desktop|phone)\s+(?:over\s+)?to|(?:code|program|develop|work)\s+on|"
         r"do\s+(?:my|all\s+my|most\s+of\s+my)\s+(?:coding|programming|work|dev\s+work)\s+on)\s+"
         r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|blackberry)\b",
@@ -186,14 +163,14 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     # How one gets to work: "I take the bus to work" / "I cycle to work".
     (
         "commute",
-        r"\bi" + _ADV + r"\s+(?:(?:take|takes|ride|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|subway|"
+        r"\bi" + ADV + r"\s+(?:(?:take|takes|ride|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|subway|"
         r"metro|tram|ferry|bike)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
         r"(?:work|the office|school)\b",
     ),
     # "... so I drive in now": going in to work, said without saying where.
     (
         "commute",
-        r"\bi" + _ADV + r"\s+(?:(?:take|get|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|tram|metro|ferry)|"
+        r"\bi" + ADV + r"\s+(?:(?:take|get|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|tram|metro|ferry)|"
         r"(?P<v2>cycle|bike|walk|drive))\s+in(?:\s+(?:now|these days|every day|each day|daily))?"
         r"\s*(?:[,.;!?]|$)",
     ),
@@ -201,30 +178,30 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         "job",
         r"\bmy\s+(?:job|role|position|title|profession|occupation)\s+is\s+(?:an?\s+)?"
         + r"(?P<v>[a-z0-9 \-]{1,60}?)"
-        + _END,
+        + END,
     ),
-    ("job", _SUBJECT + r"(?:'m|\s+am|\s+is|'s)" + _NEG + _ADV + r"\s+an?\s+" + _VALUE + _END),
+    ("job", SUBJECT + r"(?:'m|\s+am|\s+is|'s)" + NEG + ADV + r"\s+an?\s+" + VALUE + END),
     # "I quit teaching and became a freelance translator" (a job word is required).
-    ("job", r"\bi\s+(?:[a-z']+\s+){0,5}?(?:became|have become|'ve become)\s+an?\s+" + _VALUE + _END),
+    ("job", r"\bi\s+(?:[a-z']+\s+){0,5}?(?:became|have become|'ve become)\s+an?\s+" + VALUE + END),
     # "I was promoted to senior developer" / "I got promoted to team lead" (a job word is required).
     (
         "job",
         r"\bi"
-        + _ADV
+        + ADV
         + r"\s+(?:was|got|have been|'ve been|just got)\s+promoted\s+to\s+(?:an?\s+|the\s+)?"
-        + _VALUE
-        + _END,
+        + VALUE
+        + END,
     ),
-    ("name", r"\bmy\s+name\s+is\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + _END),
-    ("name", r"\b(?:call me|i go by)\s+(?P<v>[a-z][a-z'\-]*)" + _END),
-    ("age", _SUBJECT + r"(?:'m|\s+am|\s+is|'s)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?" + _END),
-    ("age", _SUBJECT + r"\s+(?:just\s+)?turned\s+(?P<v>\d{1,3})" + _END),
+    ("name", r"\bmy\s+name\s+is\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + END),
+    ("name", r"\b(?:call me|i go by)\s+(?P<v>[a-z][a-z'\-]*)" + END),
+    ("age", SUBJECT + r"(?:'m|\s+am|\s+is|'s)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?" + END),
+    ("age", SUBJECT + r"\s+(?:just\s+)?turned\s+(?P<v>\d{1,3})" + END),
     (
         "diet",
-        _SUBJECT
+        SUBJECT
         + r"(?:'m|\s+am|\s+is|'s)"
-        + _NEG
-        + _ADV
+        + NEG
+        + ADV
         + r"\s+(?:an?\s+)?(?P<v>"
         + "|".join(sorted(DIETS))
         + r")\b",
@@ -232,19 +209,19 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     # "I went vegan in January" / "I've been vegetarian for years".
     (
         "diet",
-        _SUBJECT
+        SUBJECT
         + r"(?:'ve been|\s+have been|\s+went|\s+became|\s+turned|'ve gone|\s+have gone)"
-        + _ADV
+        + ADV
         + r"(?:\s+fully)?\s+(?:an?\s+)?(?P<v>"
         + "|".join(sorted(DIETS))
         + r")\b",
     ),
     (
         "relationship_status",
-        _SUBJECT
+        SUBJECT
         + r"(?:'m|\s+am|\s+is|'s)"
-        + _NEG
-        + _ADV
+        + NEG
+        + ADV
         + r"\s+(?P<v>"
         + "|".join(sorted(RELATIONSHIP_STATUSES))
         + r")\b",
@@ -261,7 +238,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "relationship_event",
         r"\b(?:we|(?:my\s+)?[a-z][a-z'\-]*\s+and\s+i)(?:'ve|\s+have)?"
-        + _ADV
+        + ADV
         + r"\s+(?:got\s+|finally\s+)?(?P<v>separated|split\s+up|broke\s+up|divorced|engaged|married)"
         + r"(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|in|on|after|before|earlier|recently|yesterday|a\s+few|"
         + r"two|three|four|five|six|several)\b)",
@@ -269,38 +246,38 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     # "I drive a Golf", not "I drive in now" / "I drive to work" (a way of going somewhere).
     (
         "car",
-        _SUBJECT + _ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?(?!" + _NOT_A_CAR + r"\b)" + _VALUE + _END,
+        SUBJECT + ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?(?!" + NOT_A_CAR + r"\b)" + VALUE + END,
     ),
     # "My car is a grey Skoda Octavia." (a kind of car: "my car is red" is its colour).
-    ("car", r"\bmy\s+car\s+is\s+(?:now\s+)?an?\s+" + _VALUE + _END),
+    ("car", r"\bmy\s+car\s+is\s+(?:now\s+)?an?\s+" + VALUE + END),
     # "I sold the Focus and bought a Tesla Model 3": the car is the one bought.
     (
         "car",
         r"\bi\s+(?:sold|traded in|got rid of)\s+[^,.;!?]{1,40}?\s+and\s+(?:bought|got)\s+"
-        r"(?:an?\s+|the\s+|my\s+)?(?:new\s+)?" + _VALUE + _END,
+        r"(?:an?\s+|the\s+|my\s+)?(?:new\s+)?" + VALUE + END,
     ),
-    ("prefers", _SUBJECT + _ADV + r"\s+(?:prefer|prefers)\s+" + _VALUE + _END),
+    ("prefers", SUBJECT + ADV + r"\s+(?:prefer|prefers)\s+" + VALUE + END),
     (
         "favorite",
         r"\bmy\s+(?:absolute\s+)?favou?rite\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
-        r"(?:is|are)\s+" + _VALUE + _END,
+        r"(?:is|are)\s+" + VALUE + END,
     ),
-    ("birthplace", _SUBJECT + r"\s+(?:was|were)\s+born\s+in\s+" + _VALUE + _END),
+    ("birthplace", SUBJECT + r"\s+(?:was|were)\s+born\s+in\s+" + VALUE + END),
     (
         "origin",
-        _SUBJECT + r"(?:'m|\s+am|\s+is|'s|\s+are)\s+(?:originally\s+)?from\s+" + _VALUE + _END,
+        SUBJECT + r"(?:'m|\s+am|\s+is|'s|\s+are)\s+(?:originally\s+)?from\s+" + VALUE + END,
     ),
-    ("origin", _SUBJECT + r"\s+(?:come|comes)\s+from\s+" + _VALUE + _END),
-    ("birthday", r"\bmy\s+birthday\s+is\s+(?:in|on)\s+(?P<v>[a-z0-9 ]{1,30}?)" + _END),
+    ("origin", SUBJECT + r"\s+(?:come|comes)\s+from\s+" + VALUE + END),
+    ("birthday", r"\bmy\s+birthday\s+is\s+(?:in|on)\s+(?P<v>[a-z0-9 ]{1,30}?)" + END),
     (
         "pet_name",
-        r"\bmy\s+(?P<attr>" + _PETS + r"|pet)"
-        r"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+)" + _END,
+        r"\bmy\s+(?P<attr>" + PETS + r"|pet)"
+        r"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+)" + END,
     ),
     (
         "pet_name",
         r"\b(?:i|we)\s+(?:have|own|got|adopted|(?:just|now)\s+(?:have|got))\s+an?\s+(?:new\s+)?"
-        r"(?P<attr>" + _PETS + r")\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + _END,
+        r"(?P<attr>" + PETS + r")\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + END,
     ),
     # "I'm an only child" / "I have no siblings": a sibling count of 0.
     ("count", r"\bi(?:'m|\s+am)\s+an\s+(?P<v>only)\s+(?P<attr>child)\b"),
@@ -320,47 +297,47 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     # Leeds Beckett University" / "I study at the University of Bath".
     (
         "school",
-        _SUBJECT
+        SUBJECT
         + r"(?:'m|\s+am)?"
-        + _ADV
+        + ADV
         + r"\s+(?:go|goes|going|transferred|transfer|switched|moved|study|studies|studying|enrolled|"
         + r"a student)\s+(?:to|at|in)\s+(?:the\s+)?"
-        + _INSTITUTION,
+        + INSTITUTION,
     ),
     (
         "study",
-        _SUBJECT
+        SUBJECT
         + r"(?:'m|\s+am)?"
-        + _ADV
+        + ADV
         + r"(?:\s+(?:switched|changed|moved)\s+to|\s+(?:started|began))?"
         + r"\s+(?:study|studies|studying|major in|majoring in)\s+"
-        + _VALUE
-        + _END,
+        + VALUE
+        + END,
     ),
     # The course by its qualification: "I'm studying for a law degree.", "I enrolled
     # in a nursing diploma.", "I'm doing a master's in data science."
     (
         "study",
         r"\bi(?:'m|\s+am|'ve|\s+have)?\s+(?:now\s+|just\s+)?(?:studying\s+for|doing|enrolled\s+(?:in|on))\s+"
-        r"(?:an?|my)\s+" + _COURSE,
+        r"(?:an?|my)\s+" + COURSE,
     ),
     (
         "study",
         r"\bi\s+(?:dropped\s+out\s+of|left|quit|finished)\s+[^,.;!?]{1,40}?\s+and\s+(?:then\s+)?"
-        r"enrolled\s+(?:in|on)\s+(?:an?|my)\s+" + _COURSE,
+        r"enrolled\s+(?:in|on)\s+(?:an?|my)\s+" + COURSE,
     ),
     (
         "study",
         r"\bi(?:'m|\s+am)\s+(?:now\s+)?doing\s+(?:an?\s+|my\s+)?(?:master'?s|masters|phd|degree|diploma|"
-        r"ba|bsc|msc|ma)\s+in\s+" + _VALUE + _END,
+        r"ba|bsc|msc|ma)\s+in\s+" + VALUE + END,
     ),
-    ("team", _SUBJECT + _ADV + r"\s+(?:support|supports|root for)\s+" + _VALUE + _END),
+    ("team", SUBJECT + ADV + r"\s+(?:support|supports|root for)\s+" + VALUE + END),
     # Where the user's office (gym, studio) is, and where it moved: "My office is
     # in Leeds.", "Our office moved to the docks."
     (
         "place",
         r"\b(?:my|our)\s+(?P<attr>office|workplace|school|gym|studio)\s+(?:is\s+in|(?:has\s+|just\s+)?"
-        r"(?:moved|relocated)\s+to)\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + _END,
+        r"(?:moved|relocated)\s+to)\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + END,
     ),
     # When the user goes to bed: "I go to bed around midnight.", "I'm asleep by nine."
     (
@@ -379,7 +356,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("handedness", r"\bi(?:'m|\s+am)\s+(?P<v>left|right)[- ]handed\b"),
     (
         "religion",
-        _SUBJECT
+        SUBJECT
         + r"(?:'m|\s+am|\s+is|'s)\s+(?:an?\s+)?(?P<v>christian|catholic|protestant|muslim|jewish|"
         + r"hindu|buddhist|atheist|agnostic|sikh)\b",
     ),
@@ -424,43 +401,43 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "rent",
         r"\b(?:my|our|the)\s+rent\s+(?:is|went\s+up\s+to|went\s+down\s+to|is\s+now|has\s+gone\s+up\s+to)\s+"
-        + _MONEY,
+        + MONEY,
     ),
-    ("rent", r"\bput\s+(?:my|our|the)\s+rent\s+(?:up|down)\s+to\s+" + _MONEY),
-    ("rent", r"\b(?:i|we)\s+(?:now\s+)?pay\s+" + _MONEY + r"\s+(?:a\s+month\s+)?(?:in|for|of)\s+rent\b"),
+    ("rent", r"\bput\s+(?:my|our|the)\s+rent\s+(?:up|down)\s+to\s+" + MONEY),
+    ("rent", r"\b(?:i|we)\s+(?:now\s+)?pay\s+" + MONEY + r"\s+(?:a\s+month\s+)?(?:in|for|of)\s+rent\b"),
     # Whether the user rents or owns their home: "I rent my flat.", "We bought
     # our first house."
     (
         "tenure",
         r"\bi(?:'m|\s+am)?\s+(?:still\s+|currently\s+)?(?P<v>rent|renting)\s+(?:my|our|a|an|the)\s+"
-        r"(?:apartment|flat|house|home|place)" + _HOME_END,
+        r"(?:apartment|flat|house|home|place)" + HOME_END,
     ),
     (
         "tenure",
         r"\b(?:i|we)\s+(?:finally\s+|just\s+|now\s+)?(?P<v>bought|own)\s+(?:my|our|a|an|the)\s+"
-        r"(?:(?:first|own|new)\s+)?(?:apartment|flat|house|home|place)" + _HOME_END,
+        r"(?:(?:first|own|new)\s+)?(?:apartment|flat|house|home|place)" + HOME_END,
     ),
     # The user's bank: "I bank with Barclays.", "My bank is Monzo.", "I moved my
     # account to Starling." (a name: "my account to the cloud" is no bank).
-    ("bank", _SUBJECT + _ADV + r"\s+(?:bank|banks)\s+with\s+" + _VALUE + _END),
-    ("bank", r"\bmy\s+bank\s+is\s+(?:now\s+)?" + _VALUE + _END),
+    ("bank", SUBJECT + ADV + r"\s+(?:bank|banks)\s+with\s+" + VALUE + END),
+    ("bank", r"\bmy\s+bank\s+is\s+(?:now\s+)?" + VALUE + END),
     (
         "bank",
         r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|switched|transferred)\s+(?:my\s+(?:bank\s+|current\s+)?"
-        r"account|banks?)\s+(?:over\s+)?to\s+" + _VALUE + _END,
+        r"account|banks?)\s+(?:over\s+)?to\s+" + VALUE + END,
     ),
     # Who provides a service by contract: "My phone plan is with Vodafone.", "I ported
     # my number to Three.", "We switched our internet to BT." (a
     # name: "my number to a friend" is no provider).
     (
         "provider",
-        r"\b(?:my|our)\s+" + _SERVICE + _SERVICE_NOUN + r"\s+is\s+(?:now\s+|currently\s+)?"
-        r"(?:with|through|from)\s+" + _VALUE + _END,
+        r"\b(?:my|our)\s+" + SERVICE + SERVICE_NOUN + r"\s+is\s+(?:now\s+|currently\s+)?"
+        r"(?:with|through|from)\s+" + VALUE + END,
     ),
     (
         "provider",
         r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:ported|moved|switched|transferred|changed)"
-        r"\s+(?:my\s+|our\s+)?" + _SERVICE + _SERVICE_NOUN + r"\s+(?:over\s+)?to\s+" + _VALUE + _END,
+        r"\s+(?:my\s+|our\s+)?" + SERVICE + SERVICE_NOUN + r"\s+(?:over\s+)?to\s+" + VALUE + END,
     ),
     # The language spoken at home: "I speak Portuguese at home.", "We speak
     # English at home now." (a name).
@@ -473,20 +450,20 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "code_language",
         r"\bi\s+(?:mostly\s+|mainly\s+|now\s+)?(?:code|program)\s+(?:mostly\s+|mainly\s+)?in\s+"
-        + _VALUE
-        + _END,
+        + VALUE
+        + END,
     ),
     (
         "code_language",
         r"\bi\s+(?:now\s+)?write\s+(?:almost\s+|nearly\s+)?(?:everything|all\s+my\s+code|most\s+of\s+my\s+code)"
-        r"\s+in\s+" + _VALUE + _END,
+        r"\s+in\s+" + VALUE + END,
     ),
     # The user's project at work: "My project at work is the billing system.",
     # "I got moved onto the mobile app project."
     (
         "project",
         r"\bmy\s+(?:current\s+|main\s+)?project\s+(?:at\s+work\s+)?is\s+(?:now\s+)?(?:the\s+)?"
-        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)" + _END,
+        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)" + END,
     ),
     (
         "project",
@@ -502,6 +479,6 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "relation",
         r"\bmy\s+(?:new\s+)?(?P<attr>[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:now\s+)?(?:called\s+|named\s+)?"
-        r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)" + _END,
+        r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)" + END,
     ),
 )

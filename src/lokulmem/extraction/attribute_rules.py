@@ -155,9 +155,11 @@ def _number(attribute: str, groups: Groups, value: str) -> tuple[str, str] | Non
 
 
 def _weight(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
-    number, unit = re.match(r"([\d.]+)\s?([a-z]+)", value).groups()  # type: ignore[union-attr]
-    unit = {"kilo": "kg", "kilos": "kg", "lb": "lbs", "pounds": "lbs"}.get(unit, unit)
-    return attribute, f"{number} {unit}"  # "92 kilos" and "92kg" agree
+    m = re.match(r"([\d.]+)\s?([a-z]+)", value)
+    if m is None:
+        return None
+    unit = {"kilo": "kg", "kilos": "kg", "lb": "lbs", "pounds": "lbs"}.get(m.group(2), m.group(2))
+    return attribute, f"{m.group(1)} {unit}"  # "92 kilos" and "92kg" agree
 
 
 def _qualified(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
