@@ -78,11 +78,11 @@ def test_off_and_beyond_the_seeds_nothing_changes() -> None:
     assert Config.prd().nearby_bonus == 0.0
 
 
-def _board_game_store(make_mem: Callable[..., LokulMem], clock: ManualClock, **options: object) -> LokulMem:
+def _podcast_store(make_mem: Callable[..., LokulMem], clock: ManualClock, **options: object) -> LokulMem:
     mem = make_mem(**options)
-    mem.learn("I tried a new board game with my cousins last week.", session_id="evening")
+    mem.learn("I started a new podcast on my commute last week.", session_id="evening")
     clock.advance(seconds=40)
-    mem.learn("It's called Dungeons of the Dragon and one round took four hours.", session_id="evening")
+    mem.learn("It's called Tidewater Notes and every episode runs an hour.", session_id="evening")
     clock.advance(days=3)
     mem.learn("I started a pottery class on Tuesdays.", session_id="monday")
     clock.advance(days=1)
@@ -101,7 +101,7 @@ def _injected(mem: LokulMem, needle: str) -> tuple[float, str]:
     """The score and reason of the memory holding ``needle`` in what ``augment()``
     would inject with no evidence test (the PRD's fill-the-limit mode)."""
     preview = mem.manage().get_injection_preview(
-        "Which board game did I try?", max_memories=5, require_evidence=False, include_proactive=False
+        "Which podcast did I start?", max_memories=5, require_evidence=False, include_proactive=False
     )
     return next((i.score, i.reason) for i in preview.would_inject if needle in i.memory.content)
 
@@ -109,15 +109,15 @@ def _injected(mem: LokulMem, needle: str) -> tuple[float, str]:
 def test_the_next_message_of_a_top_result_is_lifted_and_says_why(
     make_mem: Callable[..., LokulMem], clock: ManualClock
 ) -> None:
-    on = _board_game_store(make_mem, clock)
-    score_on, reason = _injected(on, "Dungeons of the Dragon")
+    on = _podcast_store(make_mem, clock)
+    score_on, reason = _injected(on, "Tidewater Notes")
     assert "said next to a top result" in reason
-    debug = on.augment("Which board game did I try?", debug=True).debug
+    debug = on.augment("Which podcast did I start?", debug=True).debug
     assert debug is not None
     # The pottery class, said alone in its session, is not lifted.
     assert all(c.breakdown.nearby == 0 for c in debug.candidates if "pottery" in c.memory.content)
-    off = _board_game_store(make_mem, clock, nearby_bonus=0.0)
-    score_off, reason_off = _injected(off, "Dungeons of the Dragon")
+    off = _podcast_store(make_mem, clock, nearby_bonus=0.0)
+    score_off, reason_off = _injected(off, "Tidewater Notes")
     # The best result lends the whole bonus to the message said after it.
     assert score_on == pytest.approx(score_off + CFG.nearby_bonus, abs=1e-3)
     assert "said next to" not in reason_off
@@ -126,7 +126,7 @@ def test_the_next_message_of_a_top_result_is_lifted_and_says_why(
 def test_with_the_bonus_off_the_breakdown_has_none(
     make_mem: Callable[..., LokulMem], clock: ManualClock
 ) -> None:
-    mem = _board_game_store(make_mem, clock, nearby_bonus=0.0)
-    debug = mem.augment("Which board game did I try?", debug=True).debug
+    mem = _podcast_store(make_mem, clock, nearby_bonus=0.0)
+    debug = mem.augment("Which podcast did I start?", debug=True).debug
     assert debug is not None
     assert all(c.breakdown.nearby == 0 for c in debug.candidates)

@@ -1,8 +1,8 @@
 """Said nearby: what the user said just before or after a top result (a ranking rule).
 
-People tell one thing over several messages: "I tried a new board game last
-week." and, a message later, "It's called Dungeons of the Dragon." The second
-message holds the answer to "Which board game did I try?" but shares almost
+People tell one thing over several messages: "I started a new podcast last
+week." and, a message later, "It's called Tidewater Notes." The second
+message holds the answer to "Which podcast did I start?" but shares almost
 nothing with the question; its neighbour in the conversation does.  So after
 the first ranking, a memory learned in the same session as one of the best
 ``nearby_seeds`` results, within ``nearby_seconds`` of it and from another
