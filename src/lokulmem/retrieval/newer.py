@@ -2,7 +2,7 @@
 
 Contradiction detection closes an old fact only when a rule or the classifier
 recognises the change; many changes are told in ways no rule names ("Helen
-left, my new manager is Ravi").  Both facts then stay active, and the older
+left, Ravi runs the team now").  Both facts then stay active, and the older
 one, reinforced longer and phrased like the question, often ranks first.
 When two ranked memories say nearly the same kind of thing (their vectors'
 cosine reaches ``newer_first_similarity``), were learned at least
