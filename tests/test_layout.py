@@ -50,6 +50,7 @@ COVERED_BY = {
     "events.py": "test_manage.py",
     "extraction/attribute_fragments.py": "extraction/test_attributes.py",
     "extraction/attribute_patterns.py": "extraction/test_attributes.py",
+    "extraction/attribute_patterns_life.py": "extraction/test_attributes.py",
     "extraction/attribute_rules.py": "extraction/test_attributes.py",
     "extraction/lexicon.py": "extraction/test_classify.py",
     "extraction/quality.py": "test_transfer.py",

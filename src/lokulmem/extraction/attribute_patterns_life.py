@@ -1,0 +1,320 @@
+"""The attribute rules' patterns after home, work, name and age, as data: diet,
+relationships, cars, preferences, origins, pets, study, bedtime and weight, the
+work mode, hours and shifts, rent and tenure, banks and providers, languages,
+projects, sleep, and the people one names.
+
+Tried after :data:`lokulmem.extraction.attribute_patterns.PATTERNS`' own, in
+this order (the first rule that matches a sentence sets its slot); the named
+groups are that module's.
+"""
+
+from __future__ import annotations
+
+from .attribute_fragments import (
+    ADV,
+    COURSE,
+    END,
+    HOME_END,
+    INSTITUTION,
+    MONEY,
+    NEG,
+    NOT_A_CAR,
+    PETS,
+    SERVICE,
+    SERVICE_NOUN,
+    SUBJECT,
+    VALUE,
+)
+from .lexicon import DIETS, RELATIONSHIP_STATUSES
+
+__all__ = ["LIFE_PATTERNS"]
+
+
+#: The patterns after home, work, name and age, in the order they are tried.
+LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
+    (
+        "diet",
+        SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)"
+        + NEG
+        + ADV
+        + r"\s+(?:an?\s+)?(?P<v>"
+        + "|".join(sorted(DIETS))
+        + r")\b",
+    ),
+    # "I went vegan in January" / "I've been vegetarian for years".
+    (
+        "diet",
+        SUBJECT
+        + r"(?:'ve been|\s+have been|\s+went|\s+became|\s+turned|'ve gone|\s+have gone)"
+        + ADV
+        + r"(?:\s+fully)?\s+(?:an?\s+)?(?P<v>"
+        + "|".join(sorted(DIETS))
+        + r")\b",
+    ),
+    (
+        "relationship_status",
+        SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)"
+        + NEG
+        + ADV
+        + r"\s+(?P<v>"
+        + "|".join(sorted(RELATIONSHIP_STATUSES))
+        + r")\b",
+    ),
+    # "I've been seeing someone called Ravi.", "I'm dating a guy from work.": dating.
+    (
+        "relationship_dating",
+        r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:now\s+)?(?:seeing|dating)\s+"
+        r"(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|lass)|[a-z]+\s+from\s+work)\b",
+    ),
+    # A couple's event, told of "we" or "<someone> and I": "We separated this
+    # spring.", "Marco and I split up in March.", "We got engaged!" (the clause
+    # ends or says when: "we split up into teams" is none).
+    (
+        "relationship_event",
+        r"\b(?:we|(?:my\s+)?[a-z][a-z'\-]*\s+and\s+i)(?:'ve|\s+have)?"
+        + ADV
+        + r"\s+(?:got\s+|finally\s+)?(?P<v>separated|split\s+up|broke\s+up|divorced|engaged|married)"
+        + r"(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|in|on|after|before|earlier|recently|yesterday|a\s+few|"
+        + r"two|three|four|five|six|several)\b)",
+    ),
+    # "I drive a Golf", not "I drive in now" / "I drive to work" (a way of going somewhere).
+    (
+        "car",
+        SUBJECT + ADV + r"\s+(?:drive|drives)\s+(?:an?\s+)?(?!" + NOT_A_CAR + r"\b)" + VALUE + END,
+    ),
+    # "My car is a grey Skoda Octavia." (a kind of car: "my car is red" is its colour).
+    ("car", r"\bmy\s+car\s+is\s+(?:now\s+)?an?\s+" + VALUE + END),
+    # "I sold the Focus and bought a Tesla Model 3": the car is the one bought.
+    (
+        "car",
+        r"\bi\s+(?:sold|traded in|got rid of)\s+[^,.;!?]{1,40}?\s+and\s+(?:bought|got)\s+"
+        r"(?:an?\s+|the\s+|my\s+)?(?:new\s+)?" + VALUE + END,
+    ),
+    ("prefers", SUBJECT + ADV + r"\s+(?:prefer|prefers)\s+" + VALUE + END),
+    (
+        "favorite",
+        r"\bmy\s+(?:absolute\s+)?favou?rite\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
+        r"(?:is|are)\s+" + VALUE + END,
+    ),
+    ("birthplace", SUBJECT + r"\s+(?:was|were)\s+born\s+in\s+" + VALUE + END),
+    (
+        "origin",
+        SUBJECT + r"(?:'m|\s+am|\s+is|'s|\s+are)\s+(?:originally\s+)?from\s+" + VALUE + END,
+    ),
+    ("origin", SUBJECT + r"\s+(?:come|comes)\s+from\s+" + VALUE + END),
+    ("birthday", r"\bmy\s+birthday\s+is\s+(?:in|on)\s+(?P<v>[a-z0-9 ]{1,30}?)" + END),
+    (
+        "pet_name",
+        r"\bmy\s+(?P<attr>" + PETS + r"|pet)"
+        r"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+)" + END,
+    ),
+    (
+        "pet_name",
+        r"\b(?:i|we)\s+(?:have|own|got|adopted|(?:just|now)\s+(?:have|got))\s+an?\s+(?:new\s+)?"
+        r"(?P<attr>" + PETS + r")\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + END,
+    ),
+    # "I'm an only child" / "I have no siblings": a sibling count of 0.
+    ("count", r"\bi(?:'m|\s+am)\s+an\s+(?P<v>only)\s+(?P<attr>child)\b"),
+    (
+        "count",
+        r"\bi\s+have\s+(?P<v>\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+        r"(?P<attr>kids?|children|child|sons?|daughters?|brothers?|sisters?|siblings?|grandchildren|"
+        r"grandchild)\b",
+    ),
+    (
+        "color",
+        r"\bmy\s+(?P<attr>car|bike|bicycle|house|door|phone|hair|eyes|room|van|truck)\s+(?:is|are)\s+"
+        r"(?P<v>red|blue|green|black|white|silver|grey|gray|yellow|orange|purple|pink|brown|"
+        r"blonde|blond|dark|light)\b",
+    ),
+    # The school one attends: "I go to Kingston University" / "I transferred to
+    # Leeds Beckett University" / "I study at the University of Bath".
+    (
+        "school",
+        SUBJECT
+        + r"(?:'m|\s+am)?"
+        + ADV
+        + r"\s+(?:go|goes|going|transferred|transfer|switched|moved|study|studies|studying|enrolled|"
+        + r"a student)\s+(?:to|at|in)\s+(?:the\s+)?"
+        + INSTITUTION,
+    ),
+    (
+        "study",
+        SUBJECT
+        + r"(?:'m|\s+am)?"
+        + ADV
+        + r"(?:\s+(?:switched|changed|moved)\s+to|\s+(?:started|began))?"
+        + r"\s+(?:study|studies|studying|major in|majoring in)\s+"
+        + VALUE
+        + END,
+    ),
+    # The course by its qualification: "I'm studying for a law degree.", "I enrolled
+    # in a nursing diploma.", "I'm doing a master's in data science."
+    (
+        "study",
+        r"\bi(?:'m|\s+am|'ve|\s+have)?\s+(?:now\s+|just\s+)?(?:studying\s+for|doing|enrolled\s+(?:in|on))\s+"
+        r"(?:an?|my)\s+" + COURSE,
+    ),
+    (
+        "study",
+        r"\bi\s+(?:dropped\s+out\s+of|left|quit|finished)\s+[^,.;!?]{1,40}?\s+and\s+(?:then\s+)?"
+        r"enrolled\s+(?:in|on)\s+(?:an?|my)\s+" + COURSE,
+    ),
+    (
+        "study",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+)?doing\s+(?:an?\s+|my\s+)?(?:master'?s|masters|phd|degree|diploma|"
+        r"ba|bsc|msc|ma)\s+in\s+" + VALUE + END,
+    ),
+    ("team", SUBJECT + ADV + r"\s+(?:support|supports|root for)\s+" + VALUE + END),
+    # Where the user's office (gym, studio) is, and where it moved: "My office is
+    # in Leeds.", "Our office moved to the docks."
+    (
+        "place",
+        r"\b(?:my|our)\s+(?P<attr>office|workplace|school|gym|studio)\s+(?:is\s+in|(?:has\s+|just\s+)?"
+        r"(?:moved|relocated)\s+to)\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + END,
+    ),
+    # When the user goes to bed: "I go to bed around midnight.", "I'm asleep by nine."
+    (
+        "bedtime",
+        r"\bi(?:'m|\s+am)?\s+(?:usually\s+|normally\s+|now\s+)?(?:go\s+to\s+bed|goes\s+to\s+bed|in\s+bed|asleep|"
+        r"turn\s+in|head\s+to\s+bed)\s+(?:at|around|by|before|about)\s+(?:about\s+|around\s+)?"
+        r"(?P<v>\d{1,2}(?::\d{2})?\s?(?:am|pm)?|midnight|one|two|three|eight|nine|ten|eleven|twelve)\b",
+    ),
+    # What the user weighs: "I weigh 92 kilos.", "I'm down to 84 kg."
+    ("weight", r"^\W*(?:down|up)\s+to\s+(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b"),
+    (
+        "weight",
+        r"\bi(?:'m|\s+am)?\s+(?:now\s+)?(?:weigh|weighs|(?:down|up)\s+to|at)\s+(?:about\s+|around\s+)?"
+        r"(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b",
+    ),
+    ("handedness", r"\bi(?:'m|\s+am)\s+(?P<v>left|right)[- ]handed\b"),
+    (
+        "religion",
+        SUBJECT
+        + r"(?:'m|\s+am|\s+is|'s)\s+(?:an?\s+)?(?P<v>christian|catholic|protestant|muslim|jewish|"
+        + r"hindu|buddhist|atheist|agnostic|sikh)\b",
+    ),
+    (
+        "work_mode",
+        r"\bi\s+(?:mostly\s+|usually\s+)?work\s+(?P<v>from home|remotely|in the office|on site|onsite)\b",
+    ),
+    # "We're back in the office.", "I'm back to working from home.": a change of
+    # where the user works, said of the team as often as of themselves.
+    (
+        "work_mode",
+        r"\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:all\s+)?back\s+(?:to\s+working\s+)?"
+        r"(?P<v>from home|in the office|on site|onsite)\b",
+    ),
+    # The employer calls the user back: "My company ordered everyone back to the office."
+    (
+        "work_mode_recalled",
+        r"\bmy\s+(?:company|employer|boss|manager|firm)\s+(?:has\s+|have\s+|just\s+)?"
+        r"(?:ordered|called|brought|told|made|is\s+making|is\s+bringing)\s+"
+        r"(?:everyone|everybody|us|me|all\s+of\s+us|us\s+all|all\s+staff|staff|the\s+team)\s+"
+        r"(?:to\s+(?:come|go)\s+)?back\s+(?:to|in|into)\s+(?:the\s+)?office\b",
+    ),
+    ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
+    # The shift one works, and a change of it: "I work nights.", "I'm on the day
+    # shift now.", "I switched to day shifts."
+    (
+        "shift",
+        r"\bi\s+(?:mostly\s+|usually\s+|now\s+)?work\s+(?:the\s+)?(?P<v>nights|days|(?:night|day|early|late)"
+        r"\s+shifts?)\b",
+    ),
+    (
+        "shift",
+        r"\bi(?:'m|\s+am|'ve|\s+have)?\s+(?:now\s+|just\s+)?(?:switched|moved|changed|gone|been\s+moved|back)"
+        r"\s+(?:over\s+)?to\s+(?:the\s+)?(?P<v>nights|days|(?:night|day|early|late)\s+shifts?)\b",
+    ),
+    (
+        "shift",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+)?on\s+(?:the\s+)?(?P<v>nights|days|(?:night|day|early|late)\s+shifts?)\b",
+    ),
+    # What the rent is, and what it went up to: "My rent is £950 a month.", "The
+    # landlord put the rent up to £1,100.", "I pay $1,800 in rent."
+    (
+        "rent",
+        r"\b(?:my|our|the)\s+rent\s+(?:is|went\s+up\s+to|went\s+down\s+to|is\s+now|has\s+gone\s+up\s+to)\s+"
+        + MONEY,
+    ),
+    ("rent", r"\bput\s+(?:my|our|the)\s+rent\s+(?:up|down)\s+to\s+" + MONEY),
+    ("rent", r"\b(?:i|we)\s+(?:now\s+)?pay\s+" + MONEY + r"\s+(?:a\s+month\s+)?(?:in|for|of)\s+rent\b"),
+    # Whether the user rents or owns their home: "I rent my flat.", "We bought
+    # our first house."
+    (
+        "tenure",
+        r"\bi(?:'m|\s+am)?\s+(?:still\s+|currently\s+)?(?P<v>rent|renting)\s+(?:my|our|a|an|the)\s+"
+        r"(?:apartment|flat|house|home|place)" + HOME_END,
+    ),
+    (
+        "tenure",
+        r"\b(?:i|we)\s+(?:finally\s+|just\s+|now\s+)?(?P<v>bought|own)\s+(?:my|our|a|an|the)\s+"
+        r"(?:(?:first|own|new)\s+)?(?:apartment|flat|house|home|place)" + HOME_END,
+    ),
+    # The user's bank: "I bank with Barclays.", "My bank is Monzo.", "I moved my
+    # account to Starling." (a name: "my account to the cloud" is no bank).
+    ("bank", SUBJECT + ADV + r"\s+(?:bank|banks)\s+with\s+" + VALUE + END),
+    ("bank", r"\bmy\s+bank\s+is\s+(?:now\s+)?" + VALUE + END),
+    (
+        "bank",
+        r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|switched|transferred)\s+(?:my\s+(?:bank\s+|current\s+)?"
+        r"account|banks?)\s+(?:over\s+)?to\s+" + VALUE + END,
+    ),
+    # Who provides a service by contract: "My phone plan is with Vodafone.", "I ported
+    # my number to Three.", "We switched our internet to BT." (a
+    # name: "my number to a friend" is no provider).
+    (
+        "provider",
+        r"\b(?:my|our)\s+" + SERVICE + SERVICE_NOUN + r"\s+is\s+(?:now\s+|currently\s+)?"
+        r"(?:with|through|from)\s+" + VALUE + END,
+    ),
+    (
+        "provider",
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:ported|moved|switched|transferred|changed)"
+        r"\s+(?:my\s+|our\s+)?" + SERVICE + SERVICE_NOUN + r"\s+(?:over\s+)?to\s+" + VALUE + END,
+    ),
+    # The language spoken at home: "I speak Portuguese at home.", "We speak
+    # English at home now." (a name).
+    (
+        "home_language",
+        r"\b(?:i|we)\s+(?:mostly\s+|mainly\s+|now\s+|only\s+)?speak\s+(?P<v>[a-z]+)\s+at\s+home\b",
+    ),
+    # The language the user programs in: "I code mostly in Java.", "These days I
+    # write almost everything in Rust." (a name).
+    (
+        "code_language",
+        r"\bi\s+(?:mostly\s+|mainly\s+|now\s+)?(?:code|program)\s+(?:mostly\s+|mainly\s+)?in\s+"
+        + VALUE
+        + END,
+    ),
+    (
+        "code_language",
+        r"\bi\s+(?:now\s+)?write\s+(?:almost\s+|nearly\s+)?(?:everything|all\s+my\s+code|most\s+of\s+my\s+code)"
+        r"\s+in\s+" + VALUE + END,
+    ),
+    # The user's project at work: "My project at work is the billing system.",
+    # "I got moved onto the mobile app project."
+    (
+        "project",
+        r"\bmy\s+(?:current\s+|main\s+)?project\s+(?:at\s+work\s+)?is\s+(?:now\s+)?(?:the\s+)?"
+        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)" + END,
+    ),
+    (
+        "project",
+        r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:got|been|was)\s+(?:moved|put|assigned|switched)\s+"
+        r"(?:on|onto|to)\s+the\s+(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)\s+project\b",
+    ),
+    ("hair_length", r"\bmy\s+hair\s+is\s+(?:\w+\s+)?(?P<v>long|short)\b"),
+    (
+        "sleep",
+        r"\bi\s+(?:usually\s+|normally\s+)?sleep\s+(?:about\s+|around\s+|roughly\s+|only\s+|just\s+)?"
+        r"(?P<v>\d+|four|five|six|seven|eight|nine|ten)\s+hours\b",
+    ),
+    (
+        "relation",
+        r"\bmy\s+(?:new\s+)?(?P<attr>[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:now\s+)?(?:called\s+|named\s+)?"
+        r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)" + END,
+    ),
+)
