@@ -304,6 +304,45 @@ def test_general_statements_and_hypotheticals_are_not_stored(mem: LokulMem) -> N
     assert mem.learn("Sister's birthday is on the 5th.").extracted
 
 
+def test_news_of_someone_the_user_told_about_is_stored_and_current(mem: LokulMem, clock: ManualClock) -> None:
+    """No "I" in the news, and the name opens it: the wife the user introduced makes
+    it the user's world, so it is stored, and it answers for how things stand now."""
+    clock.set(1_790_000_000_000)
+    mem.learn("My wife Ola is a nurse, she works night shifts at the city hospital.")
+    clock.advance(days=30)
+    news = mem.learn("Big news: Ola got a day job at a private clinic, no more night shifts!")
+    assert [d.outcome for d in news.decisions] == ["stored"]
+    assert "Ola" in news.extracted[0].entities
+    clock.advance(days=2)
+    out = mem.augment("Does my wife still work nights?", debug=True)
+    assert out.debug is not None
+    assert "day job" in out.debug.injected[0].memory.content
+    # Someone the store has never heard of is still no one's news.
+    stranger = mem.learn("Olek got a day job at a bakery.")
+    assert [d.outcome for d in stranger.decisions] == ["general-statement"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "question"),
+    [
+        ("I'm cycling to school every day.", "Now I take the tram.", "How do I get to work?"),
+        ("I teach chemistry at a secondary school.", "I'm a nurse now.", "What's my job?"),
+        ("I'm at 94 kg.", "Weight is back up to 97 kg, sadly.", "How much do I weigh?"),
+    ],
+)
+def test_a_slot_told_in_other_words_answers_with_its_newest_value(
+    mem: LokulMem, clock: ManualClock, before: str, after: str, question: str
+) -> None:
+    """The two facts share no words, but both set the slot the question asks for."""
+    clock.set(1_790_000_000_000)
+    mem.learn(before)
+    clock.advance(days=20)
+    news = mem.learn(after).extracted[0]
+    clock.advance(days=20)
+    out = mem.augment(question, debug=True)
+    assert out.debug is not None and out.debug.injected[0].memory.id == news.id
+
+
 def test_the_vectors_a_process_holds_are_the_ones_it_stored(make_mem: Callable[..., LokulMem]) -> None:
     # vector_storage="float16" (default): vectors are rounded as they are made, so the
     # learned memory, the index and a fresh read of the file agree to the bit.

@@ -145,6 +145,8 @@ def test_changes_without_a_shared_word(
         ("I have two brothers.", "I have one sister."),
         ("I use an iPhone.", "I use Linux at work."),  # a phone and a computer
         ("I have a son named Leo.", "I have a daughter named Mia."),
+        ("I'm a teacher at a primary school.", "I teach third grade."),  # one job, more detail
+        ("I teach chemistry at a secondary school.", "I'm a teacher."),  # the same, less
     ],
 )
 def test_related_slots_that_do_not_conflict(

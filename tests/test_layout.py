@@ -28,6 +28,7 @@ COVERED_BY = {
     "_engine/recall.py": "test_retrieval.py",
     "_engine/stats.py": "test_manage.py",
     "_engine/threads.py": "test_client.py",
+    "_engine/world.py": "engine/test_sentence.py",
     "analytics.py": "test_manage.py",
     "cli/__main__.py": "cli/test_cli_commands.py",
     "cli/common.py": "cli/test_cli_commands.py",

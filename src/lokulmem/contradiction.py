@@ -149,6 +149,15 @@ def _refines(sentence: str, value: str, old_value: str) -> bool:
     return re.search(pattern, text) is not None
 
 
+def _same_job(attribute: Attribute, old_value: str) -> bool:
+    """One job said with more or less detail: "third grade teacher" (from "I teach
+    third grade") after "teacher", or "teacher" after "chemistry teacher"."""
+    value = attribute.value
+    return attribute.key.endswith(".job") and (
+        value.endswith(f" {old_value}") or old_value.endswith(f" {value}")
+    )
+
+
 def restates(content: str, existing: Memory) -> bool:
     """A restatement adds no number or name the existing fact lacks ("owns 3 harps" ≠ "owns 2")."""
     return key_tokens(content) <= key_tokens(existing.content)
@@ -311,7 +320,9 @@ def _settle(
         if same_attr and attribute is not None:
             old_negated = bool(c.memory.metadata.get("attribute_negated", False))
             old_value = c.memory.attribute_value or ""
-            if old_value != attribute.value and _refines(sentence, attribute.value, old_value):
+            if old_value != attribute.value and (
+                _refines(sentence, attribute.value, old_value) or _same_job(attribute, old_value)
+            ):
                 continue  # "I live in Toronto, Canada" after "I live in Canada": more detail
             if old_value != attribute.value or old_negated != attribute.negated:
                 return Verdict(

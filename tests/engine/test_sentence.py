@@ -10,12 +10,12 @@ from lokulmem._engine.facts import Provenance
 from lokulmem._engine.sentence import (
     LearnPlan,
     MessageFacts,
-    answers_a_question,
     gate,
     plan_message,
     plan_sentence,
     shares_topic,
 )
+from lokulmem._engine.world import answers_a_question
 from lokulmem.extraction import analyze_text
 
 NOW = 1_767_225_600_000
@@ -231,6 +231,35 @@ def test_a_definite_reference_to_something_the_user_has_is_not_a_general_stateme
         sims = {k: float(v @ m.embedding) for k, m in known.items()}
         plan_sentence(plan, a, v, known, sims, alone, CFG)
         assert plan.decisions[-1].outcome == outcome, sentence
+
+
+def test_news_of_a_person_the_user_has_told_about_is_not_a_general_statement() -> None:
+    """No "I" in the message, and "Ola" opens it (the name rules take a name there
+    only from their list), but a stored fact of the user's names her."""
+    alone = facts(source=Provenance(session_id="s", turn=3, now=NOW, message="m", reply=""), personal=False)
+    v = vec(1, 0.45, 0, 0)
+    wife = stored("m1", "User's wife Ola is a nurse.", vec(1, 0, 0, 0))
+    label = stored("m2", "User is Tomasz.", vec(1, 0, 0, 0))
+    for sentence, known, outcome in [
+        ("Ola got a day job at a private clinic.", {}, "general-statement"),  # no one known
+        ("Ola got a day job at a private clinic.", {"m1": wife}, "stored"),
+        ("Olaf got a day job at a private clinic.", {"m1": wife}, "general-statement"),  # whole names
+        ("Lisbon has a new metro line.", {"m1": wife}, "general-statement"),
+    ]:
+        plan = LearnPlan()
+        plan.vectors.append(v)
+        sims = {k: float(v @ m.embedding) for k, m in known.items()}
+        plan_sentence(plan, analyze_text(sentence, CFG), v, known, sims, alone, CFG)
+        assert plan.decisions[-1].outcome == outcome, sentence
+    # The user's own label names no one else.
+    as_label = Config(user_label="Tomasz")
+    named = stored("m3", "Tomasz teaches chemistry.", vec(1, 0, 0, 0))
+    plan = LearnPlan()
+    plan.vectors.append(v)
+    a = analyze_text("Tomasz is a common name.", as_label)
+    plan_sentence(plan, a, v, {"m3": named}, {"m3": float(v @ named.embedding)}, alone, as_label)
+    assert plan.decisions[-1].outcome == "general-statement"
+    assert label.content
 
 
 @pytest.mark.parametrize(("share", "outcome"), [(0.5, "stored"), (0.0, "reinforced")])

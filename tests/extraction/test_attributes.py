@@ -24,6 +24,11 @@ def test_attributes_carry_entity_and_value() -> None:
     assert extract_attribute("I'm doing a new degree.") is None
     for way in ("I drive in now and then.", "I drive a lot for work.", "I drive the kids to school."):
         assert extract_attribute(way) is None, way  # how or where one drives, not the car
+    for way in ("I teach at a school.", "I teach kids to swim.", "I teach."):
+        assert extract_attribute(way) is None, way  # no subject taught: no job named
+    for way in ("I take the train to see my mum.", "I'll take the train.", "I'm taking the bus home."):
+        assert extract_attribute(way) is None, way  # a trip, not how one gets to work
+    assert extract_attribute("The weight limit is 20 kg.") is None  # no one's weight
 
 
 @pytest.mark.parametrize(
@@ -101,6 +106,17 @@ def test_attributes_carry_entity_and_value() -> None:
         ("My husband and I got divorced last year.", "user.relationship_status", "divorced"),
         ("We got engaged!", "user.relationship_status", "engaged"),
         ("I accepted a job offer with a startup in Leeds.", "user.employer", "startup"),
+        # The subject taught names the job; a commute said while it lasts, or as a habit.
+        ("I teach chemistry at a secondary school in Gdansk.", "user.job", "chemistry teacher"),
+        ("I teach high school maths now.", "user.job", "high school maths teacher"),
+        ("I'm cycling to school instead of driving.", "user.commute", "bike"),
+        ("I've been taking the train to the office.", "user.commute", "train"),
+        ("Now I take the tram.", "user.commute", "tram"),
+        ("I take the bus these days.", "user.commute", "bus"),
+        # A weight back up, said with or without "my".
+        ("Weight is back up to 93 kg, sadly.", "user.weight", "93 kg"),
+        ("My weight is down to 88 kilos.", "user.weight", "88 kg"),
+        ("I'm back up to 93 kg.", "user.weight", "93 kg"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:

@@ -26,6 +26,9 @@ CFG = Config()
         ("Love baking sourdough on Sundays.", "I love baking sourdough on Sundays."),
         ("Excited to try the new recipe.", "I'm excited to try the new recipe."),
         ("Need to get groceries.", "I need to get groceries."),
+        # Chat written in lower case drops it too.
+        ("started swimming instead to stay fit", "I started swimming instead to stay fit"),
+        ("also trying to learn Japanese", "I'm also trying to learn Japanese"),
     ],
 )
 def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
@@ -51,7 +54,8 @@ def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
         "Morning!",
         "Sounds great!",
         "Nothing much.",
-        "and then went home",  # a lower-case fragment is left alone
+        "and then went home",  # a fragment that opens with a connective is left alone
+        "swimming is fun.",
         "I went hiking.",  # the subject is there
         "My sister lives in Rome.",
         "",

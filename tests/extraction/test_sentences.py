@@ -33,8 +33,21 @@ def test_sentences_and_first_person_clauses() -> None:
             "I prefer dark mode now, my eyes hurt at night.",
             ["I prefer dark mode now", "my eyes hurt at night."],
         ),
+        # Chat in lower case ends a sentence after a word, not after what may abbreviate.
+        (
+            "about two years. also trying to learn Japanese",
+            ["about two years.", "also trying to learn Japanese"],
+        ),
+        ("It costs approx. three euros, see fig. two.", ["It costs approx. three euros, see fig. two."]),
+        ("Meet at 5 p.m. tomorrow.", ["Meet at 5 p.m. tomorrow."]),
+        # ... after a contracted "I" too.
+        (
+            "I'm Tomasz, I teach chemistry in Gdansk.",
+            ["I'm Tomasz", "I teach chemistry in Gdansk."],
+        ),
         # ... unless the second refers back, or the first is a change (old and new together).
         ("I hate treadmills, I find them boring.", ["I hate treadmills, I find them boring."]),
+        ("I'm moving to Leeds, I got a job there.", ["I'm moving to Leeds, I got a job there."]),
         (
             "I no longer work at the clinic, I opened my own practice.",
             ["I no longer work at the clinic, I opened my own practice."],

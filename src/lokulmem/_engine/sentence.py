@@ -29,10 +29,11 @@ from ..extraction import (
     novelty as novelty_of,
 )
 from ..extraction.attributes import polarity_conflict
-from ..extraction.lexicon import CHANGE_MARKERS, NEGATION, REPLACEMENT_MARKERS, STOPWORDS
+from ..extraction.lexicon import CHANGE_MARKERS, NEGATION, REPLACEMENT_MARKERS
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
+from .world import answers_a_question, general_statement, with_known_people
 
 __all__ = ["LearnPlan", "MessageFacts", "gate", "plan_message", "plan_sentence", "with_context_vector"]
 
@@ -81,26 +82,6 @@ _HYPOTHETICAL = re.compile(
     r"|if\b(?=.*\b(?:would|could|might)\b|.*\w'd\b))",
     re.IGNORECASE,
 )
-
-
-#: The questions in a message: each runs from the end of the sentence before to its "?".
-_QUESTION = re.compile(r"[^.!?]*\?")
-
-
-def answers_a_question(reply_context: str, sentence: str) -> bool:
-    """Whether ``sentence`` answers a question the user was just asked: the message
-    they replied to asks one ("Lovely! What do they eat?") that shares a content
-    word with it ("They eat hay and greens.").  An answer is about the user's world."""
-    asked = frozenset().union(*(topic_stems(q) for q in _QUESTION.findall(reply_context)))
-    return bool(asked & topic_stems(sentence))
-
-
-def _about_the_user(a: Analysis) -> bool:
-    """Something ties an impersonal sentence to the user's world: a date, a person,
-    a possessive or a relation ("Meeting moved to Friday", "Sister's birthday is
-    the 5th"); without it, it is a general statement ("Water boils at 100 degrees")."""
-    f = a.features
-    return f.date_time or bool(f.person_names) or f.possession or "relational" in a.rule_types
 
 
 def gate(a: Analysis, force: bool, config: Config) -> str | None:
@@ -170,39 +151,6 @@ def _reinforce_existing(plan: LearnPlan, existing: Memory, session_id: str, now:
     return updated.id
 
 
-def _general_statement(
-    a: Analysis, facts: MessageFacts, config: Config, candidates: Sequence[Candidate] = ()
-) -> bool:
-    """Not about the user: no first person in the message, no answer to a question
-    ("Five years already" is about the user), nothing tying it to their world, and
-    no definite reference to something a stored fact of theirs names (:func:`_names_known`)."""
-    impersonal = a.impersonal and not facts.personal
-    return (
-        config.skip_general_statements
-        and impersonal
-        and not facts.source.reply
-        and not _about_the_user(a)
-        and not _names_known(a.sentence, candidates)
-    )
-
-
-#: "the" (or "this", "that") and the two words after it: a definite reference.
-_DEFINITE = re.compile(r"\b(?:the|this|that)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)", re.IGNORECASE)
-
-
-def _names_known(sentence: str, candidates: Sequence[Candidate]) -> bool:
-    """Whether the sentence refers, with "the", to a thing of two content words that a
-    nearby stored fact names ("The book club meets on Wednesdays now." after "User is
-    in a book club on Thursdays."): the user's world, not a general statement."""
-    phrases = {
-        f"{x.lower()} {y.lower()}"
-        for x, y in _DEFINITE.findall(sentence)
-        if x.lower() not in STOPWORDS and y.lower() not in STOPWORDS
-    }
-    known = [c.memory.content.lower() for c in candidates if c.memory.status == "active"]
-    return any(p in text for p in phrases for text in known)
-
-
 def _close(plan: LearnPlan, verdict: Verdict, memory: Memory, now: int) -> Memory:
     """Plan the closing of the fact ``verdict`` names; returns the incoming memory."""
     closure = close_fact(plan.current(verdict.existing), memory, verdict, now)
@@ -233,6 +181,7 @@ def plan_sentence(
     cfg = config
     source = facts.source
     candidates = _candidates(plan, vec, stored, sims)
+    a = with_known_people(a, candidates, cfg)
     top1 = max((c.similarity for c in candidates if c.memory.status == "active"), default=None)
     novelty = novelty_of(_nearest_restated(a, candidates, cfg), cfg)
     occurrences = sum(1 for v in facts.session_vectors if float(v @ vec) > cfg.recurrence_similarity)
@@ -264,7 +213,9 @@ def plan_sentence(
         verdict = None
         force = True  # a near-copy carrying a new number or name is new information
     impersonal = a.impersonal and not facts.personal
-    if not force and _general_statement(a, facts, cfg, candidates):
+    if not force and general_statement(
+        a, personal=facts.personal, reply=source.reply, config=cfg, candidates=candidates
+    ):
         plan.decisions.append(_decision(a, "general-statement", score, novelty, rec, types))
         return
     threshold = cfg.extraction_threshold

@@ -159,6 +159,21 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"metro|tram|ferry|bike)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
         r"(?:work|the office|school)\b",
     ),
+    # ... said while it lasts: "I'm cycling to school instead of driving", "I've been
+    # taking the train to the office".
+    (
+        "commute",
+        r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)" + ADV + r"\s+(?:(?:taking|riding|catching)\s+"
+        r"(?:the\s+|a\s+)?(?P<v>bus|train|subway|metro|tram|ferry|bike)|(?P<v2>cycling|biking|walking|"
+        r"driving|running))\s+(?:in\s+)?to\s+(?:work|the office|school)\b",
+    ),
+    # ... or as a habit, with no destination: "Now I take the tram.", "I take the bus
+    # these days." (a clause that ends there: "I take the train to see my mum" is a trip).
+    (
+        "commute",
+        r"\bi" + ADV + r"\s+(?:take|ride|catch)\s+(?:the\s+)?(?P<v>bus|train|subway|metro|tram|ferry)"
+        r"(?:\s+(?:now|these days|nowadays|every day|every morning|daily|instead))?\s*(?:[,.;!?]|$)",
+    ),
     # "... so I drive in now": going in to work, said without saying where.
     (
         "commute",
@@ -183,6 +198,15 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         + r"\s+(?:was|got|have been|'ve been|just got)\s+promoted\s+to\s+(?:an?\s+|the\s+)?"
         + VALUE
         + END,
+    ),
+    # "I teach chemistry at a secondary school": the subject taught names the job
+    # ("I teach at a school", "I teach kids to swim": no subject, no job).
+    (
+        "job_teach",
+        r"\bi" + ADV + r"\s+teach\s+(?!(?:at|in|to|for|with|on|from|part|full|online|remotely|here|"
+        r"there|kids|children|students|people|them|it|him|her|myself|a|an|the|my|our)\b)"
+        r"(?P<v>[a-z][a-z\- ]{1,40}?)(?=\s+(?:at|in|to|for|with|on|now|these\s+days|nowadays)\b"
+        r"|\s*(?:[,.;!?]|\band\b|\bbut\b|$))",
     ),
     ("name", r"\bmy\s+name\s+is\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + END),
     ("name", r"\b(?:call me|i go by)\s+(?P<v>[a-z][a-z'\-]*)" + END),

@@ -182,12 +182,21 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"turn\s+in|head\s+to\s+bed)\s+(?:at|around|by|before|about)\s+(?:about\s+|around\s+)?"
         r"(?P<v>\d{1,2}(?::\d{2})?\s?(?:am|pm)?|midnight|one|two|three|eight|nine|ten|eleven|twelve)\b",
     ),
-    # What the user weighs: "I weigh 92 kilos.", "I'm down to 84 kg."
-    ("weight", r"^\W*(?:down|up)\s+to\s+(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b"),
+    # What the user weighs: "I weigh 92 kilos.", "I'm down to 84 kg.", "I'm back up to
+    # 93 kg.", "(My) weight is back up to 93 kg."
     (
         "weight",
-        r"\bi(?:'m|\s+am)?\s+(?:now\s+)?(?:weigh|weighs|(?:down|up)\s+to|at)\s+(?:about\s+|around\s+)?"
-        r"(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b",
+        r"^\W*(?:back\s+)?(?:down|up)\s+to\s+(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b",
+    ),
+    (
+        "weight",
+        r"\bi(?:'m|\s+am)?\s+(?:now\s+)?(?:weigh|weighs|(?:back\s+)?(?:down|up)\s+to|at)\s+"
+        r"(?:about\s+|around\s+)?(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b",
+    ),
+    (
+        "weight",
+        r"(?:^\W*|\bmy\s+)weight\s+is\s+(?:now\s+)?(?:back\s+)?(?:(?:down|up)\s+)?(?:to\s+|at\s+)?"
+        r"(?:about\s+|around\s+)?(?P<v>\d{2,3}(?:\.\d)?\s?(?:kilos?|kg|pounds|lbs?|stone))\b",
     ),
     ("handedness", r"\bi(?:'m|\s+am)\s+(?P<v>left|right)[- ]handed\b"),
     (

@@ -125,9 +125,24 @@ def _platform(attribute: str, groups: Groups, value: str) -> tuple[str, str] | N
     return f"platform:{device}", value
 
 
+_COMMUTE_MODES = {
+    "cycle": "bike",
+    "cycling": "bike",
+    "biking": "bike",
+    "car": "drive",
+    "driving": "drive",
+    "walking": "walk",
+    "running": "run",
+}
+
+
 def _commute(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     value = value.removeprefix("commute by ")
-    return attribute, {"cycle": "bike", "car": "drive"}.get(value, value)
+    return attribute, _COMMUTE_MODES.get(value, value)  # "cycling to school" and "I cycle" agree
+
+
+def _teacher(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    return attribute, f"{value} teacher"  # "I teach chemistry": a chemistry teacher
 
 
 def _count(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
@@ -232,6 +247,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "commute": {"alt_group": "v2", "finish": _commute},
     "study": {"finish": _study},
     "job": {"finish": _job},
+    "job_teach": {"attribute": "job", "finish": _teacher},
     "platform": {"finish": _platform},
     "count": {"finish": _count},
     "sleep": {"finish": _number},

@@ -7,7 +7,9 @@ baking sourdough on Sundays.", "Nervous about the interview tomorrow."  Read as
 written, such a sentence names no one, so extraction takes it for a general
 statement about the world and drops it, or stores "Went to the farmers' market
 with User's niece."  :func:`restore_subject` puts the "I"
-back when the sentence opens with a verb form that only a dropped "I" explains:
+back when the sentence opens with a verb form that only a dropped "I" explains
+(capitalised or not: chat written in lower case drops it too, "started swimming
+instead"; a fragment that opens with "and" or "then" is left as it is):
 
 * a past tense (an irregular one or a regular "-ed" verb): "I went …";
 * "been": "I've been …";
@@ -107,8 +109,6 @@ def restore_subject(sentence: str) -> str:
         lead += 1
     first = words[lead]
     low = first.lower()
-    if not first[0].isupper() and lead == 0:
-        return sentence  # mid-thought fragments ("and then …") are left as they are
     if len(words) <= _SHORT_REACTION and words[-1].lower() in _BACK_REFERENCES:
         return sentence  # "Loved it!", "Enjoyed reading that.": about what the listener said
     following = [w.lower() for w in words[lead + 1 : lead + 1 + _SUBJECT_WINDOW]]

@@ -44,12 +44,23 @@ _ABBREVIATIONS = {
     "nov",
     "dec",
 }
+#: Letters a word before "." needs for a lower-case word after it to start a new
+#: sentence (shorter words may be abbreviations the list above lacks).
+LOWER_CASE_BREAK_MIN = 4
 # A boundary: terminal punctuation (with closing quotes/brackets) then space.
 _BOUNDARY = re.compile(r"([.!?…]+[\"')\]]*)(\s+)")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 # A new first-person clause inside a sentence: "I live in Berlin and I work at Acme"
 # holds two facts that can change independently, so they become two units.
 _CLAUSE = re.compile(r"\s*;\s+|,?\s+(?:and|but|so|plus|while)\s+(?=(?:I|I'm|I've|I'd|I'll|my|My)\b)")
+
+
+def _short_or_dotted(token: str) -> bool:
+    """A word before "." that may abbreviate ("fig", "tbh", "p.m"): a lower-case word
+    after it continues the sentence.  Chat written in lower case ends sentences
+    after longer words ("about two years. also trying to learn Japanese")."""
+    token = token.rstrip(".")
+    return len(token) < LOWER_CASE_BREAK_MIN or "." in token
 
 
 def _split_line(line: str) -> list[str]:
@@ -64,8 +75,8 @@ def _split_line(line: str) -> list[str]:
             if token in _ABBREVIATIONS or len(token) == 1:
                 continue  # "Dr. Smith", "J. Doe"
         nxt = line[m.end() : m.end() + 1]
-        if nxt and nxt.islower() and m.group(1) == ".":
-            continue  # "approx. three" style: lower-case continuation
+        if nxt and nxt.islower() and m.group(1) == "." and (not word or _short_or_dotted(word.group(1))):
+            continue  # "approx. three" style: lower-case after an abbreviation-like word
         out.append(before.strip())
         start = m.end()
     tail = line[start:].strip()
@@ -112,7 +123,8 @@ _REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|this|those|these|he
 
 
 def _shared_subject(clause: str) -> list[str]:
-    if not re.match(r"\s*(?:I|My)\s", clause):
+    # "I'm Tomasz, I teach chemistry": a contracted "I" opens a splice as well.
+    if not re.match(r"\s*(?:I|My|I'm|I've|I'd|I'll|I’m|I’ve)\s", clause):
         return [clause]
     out: list[str] = []
     parts = _SPLICE.split(clause)
