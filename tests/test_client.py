@@ -328,12 +328,20 @@ def test_news_of_someone_the_user_told_about_is_stored_and_current(mem: LokulMem
         ("I'm cycling to school every day.", "Now I take the tram.", "How do I get to work?"),
         ("I teach chemistry at a secondary school.", "I'm a nurse now.", "What's my job?"),
         ("I'm at 94 kg.", "Weight is back up to 97 kg, sadly.", "How much do I weigh?"),
+        ("I retired in May.", "I retired after 30 years as a postman.", "What did I do for a living?"),
+        # No slot, but a named grandson's standing arrangement and its change.
+        (
+            "My grandson Alfie stays with us on Wednesdays.",
+            "Alfie now comes on Fridays instead of Wednesdays.",
+            "When does Alfie visit?",
+        ),
     ],
 )
 def test_a_slot_told_in_other_words_answers_with_its_newest_value(
     mem: LokulMem, clock: ManualClock, before: str, after: str, question: str
 ) -> None:
-    """The two facts share no words, but both set the slot the question asks for."""
+    """The newer fact, told in other words, answers first: both set the slot the
+    question asks for, or the older states an arrangement the newer changes."""
     clock.set(1_790_000_000_000)
     mem.learn(before)
     clock.advance(days=20)

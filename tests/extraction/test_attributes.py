@@ -29,6 +29,8 @@ def test_attributes_carry_entity_and_value() -> None:
     for way in ("I take the train to see my mum.", "I'll take the train.", "I'm taking the bus home."):
         assert extract_attribute(way) is None, way  # a trip, not how one gets to work
     assert extract_attribute("The weight limit is 20 kg.") is None  # no one's weight
+    assert extract_attribute("We bought a holiday house in Spain.") is None  # not the home
+    assert extract_attribute("I retired.") is None  # no job named
 
 
 @pytest.mark.parametrize(
@@ -113,6 +115,18 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I've been taking the train to the office.", "user.commute", "train"),
         ("Now I take the tram.", "user.commute", "tram"),
         ("I take the bus these days.", "user.commute", "bus"),
+        # Letters beyond ASCII are letters: names of places, employers and people.
+        ("I live in Zürich.", "user.residence", "zürich"),
+        ("São Paulo is home now.", "user.residence", "são paulo"),
+        ("My sister lives in Gdańsk.", "sister.residence", "gdańsk"),
+        ("I work at Nestlé.", "user.employer", "nestlé"),
+        ("My girlfriend is Zoë.", "user.relation:girlfriend", "zoë"),
+        # Home told by the home one got; a developer by the short word.
+        ("I moved out of the shared flat, got my own place in Neukölln.", "user.residence", "neukölln"),
+        ("I'm a backend dev at a fintech startup.", "user.job", "backend dev"),
+        ("I retired last year after 30 years as a postman.", "user.job", "retired postman"),
+        # A grandson is a relation, so his name is a person's.
+        ("My grandson lives in Leeds.", "grandson.residence", "leeds"),
         # A weight back up, said with or without "my".
         ("Weight is back up to 93 kg, sadly.", "user.weight", "93 kg"),
         ("My weight is down to 88 kilos.", "user.weight", "88 kg"),

@@ -29,6 +29,7 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("What does my sister do?", {"sister.job", "sister.employer"}),
         ("What is my job?", {"user.job", "user.employer"}),
         ("What do I do for a living?", {"user.job", "user.employer"}),
+        ("What did I do for a living?", {"user.job", "user.employer"}),
         ("what do i do", {"user.job", "user.employer"}),
         ("What do I do on Sundays?", set()),  # a pastime, not a job
         ("Where do I work out?", set()),  # a gym, not an employer

@@ -16,6 +16,7 @@ PRESENT_STATES = [
     "User is in a choir on Tuesdays.",
     "User is a nurse.",
     "User's son goes to nursery.",
+    "User's grandson Alfie stays with User and others on Wednesdays.",  # a relation named
     "These days User writes almost everything in Go.",
     "User's train to Leeds is at 9 on Friday.",  # a capitalised name inside the possession
 ]
@@ -36,6 +37,7 @@ def test_present_states(content: str) -> None:
         "User was happy.",
         "User misses Rome.",
         "User is thinking of learning Italian.",  # a frame of mind
+        "User's grandson Alfie loves football.",  # a feeling, named or not
         "Our office moved to the docks.",  # not about the user by name
     ],
 )

@@ -93,6 +93,15 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"\bi\s+(?:now\s+|currently\s+|still\s+)?rent\s+(?:an?|the)\s+" + HOME_WORDS + r"\s+in\s+" + PLACE,
     ),
     ("residence_now", r"\bwe(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?relocated\s+to\s+" + PLACE),
+    # ... or by the home one got: "got my own place in Neukölln", "We bought our first
+    # house in Leeds" ("a holiday house in Spain" is not a home named so).
+    (
+        "residence_now",
+        r"\b(?:got|bought|found|moved\s+into)\s+(?:my|our|a|an)\s+(?:(?:own|new|first|little|small)\s+)*"
+        + HOME_WORDS
+        + r"\s+in\s+"
+        + PLACE,
+    ),
     # "I'm in Vancouver now" / "I'm now in Vancouver": a place name, said with "now".
     ("residence_now", r"\bi(?:'m|\s+am)\s+in\s+(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,3}?)\s+now\b"),
     ("residence_now", r"\bi(?:'m|\s+am)\s+now\s+(?:in|based in|living in)\s+" + VALUE + END),
@@ -198,6 +207,11 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         + r"\s+(?:was|got|have been|'ve been|just got)\s+promoted\s+to\s+(?:an?\s+|the\s+)?"
         + VALUE
         + END,
+    ),
+    # "I retired last year after 30 years as a postman": the job one retired from.
+    (
+        "job_retired",
+        r"\bi" + ADV + r"\s+(?:finally\s+)?retired\b[^.!?;]{0,60}?\bas\s+an?\s+" + VALUE + END,
     ),
     # "I teach chemistry at a secondary school": the subject taught names the job
     # ("I teach at a school", "I teach kids to swim": no subject, no job).

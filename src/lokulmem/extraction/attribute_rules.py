@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .attribute_patterns import PATTERNS
-from .lexicon import EXCLUSIVE_RELATIONS, JOB_WORDS
+from .lexicon import EXCLUSIVE_RELATIONS, JOB_WORDS, LATIN_LETTERS
 
 __all__ = ["EMPLOYER_WORDS", "JOINED", "RULES", "Rule", "norm_value"]
 
@@ -141,6 +141,10 @@ def _commute(attribute: str, groups: Groups, value: str) -> tuple[str, str] | No
     return attribute, _COMMUTE_MODES.get(value, value)  # "cycling to school" and "I cycle" agree
 
 
+def _retired(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    return attribute, f"retired {value}"  # the job one had, and that it ended
+
+
 def _teacher(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return attribute, f"{value} teacher"  # "I teach chemistry": a chemistry teacher
 
@@ -248,6 +252,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "study": {"finish": _study},
     "job": {"finish": _job},
     "job_teach": {"attribute": "job", "finish": _teacher},
+    "job_retired": {"attribute": "job", "finish": _retired},
     "platform": {"finish": _platform},
     "count": {"finish": _count},
     "sleep": {"finish": _number},
@@ -272,6 +277,9 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
 def _rule(name: str, pattern: str) -> Rule:
     settings = dict(_SETTINGS.get(name, {}))
     attribute = str(settings.pop("attribute", name))
+    # Letters are those of Latin-script languages, not ASCII only: "I live in Zürich."
+    # (case-insensitive, so "A-Z" is the same range).
+    pattern = pattern.replace("a-z", LATIN_LETTERS).replace("A-Z", LATIN_LETTERS)
     # The settings table holds Rule's own keyword arguments; Rule checks them when built.
     return Rule(name=name, pattern=re.compile(pattern, re.IGNORECASE), attribute=attribute, **settings)  # type: ignore[arg-type]
 

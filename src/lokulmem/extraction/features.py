@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..config import SpecificityWeights
 from .lexicon import (
     FIRST_NAMES,
+    LATIN_LETTERS,
     MONTHS,
     NOT_PROPER,
     NUMBER_WORDS,
@@ -27,7 +28,7 @@ from .lexicon import (
 
 __all__ = ["Features", "detect", "specificity"]
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,:]\d+)*")
+_WORD = re.compile(rf"[{LATIN_LETTERS}][{LATIN_LETTERS}'\-]*|\d+(?:[.,:]\d+)*", re.IGNORECASE)
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b|\$\d")
 _PREFERENCE = re.compile(
     r"\b(?:i|we)\s+(?:really\s+|truly\s+|absolutely\s+|just\s+|also\s+|kind of\s+|kinda\s+)?"

@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import re
 
+#: The letters of Latin-script languages as a character-class range, lower case (the
+#: rules that use it match case-insensitively): "Zürich", "Gdańsk", "São Paulo" and
+#: "Zoë" are names like "Munich" and "Zoe".
+LATIN_LETTERS = "a-zß-öø-ÿĀ-ž"
+
 FIRST_NAMES = frozenset(
     """
     aaron abby adam adrian aisha alan alex alexander alice alicia amanda amber amelia amy
@@ -92,6 +97,9 @@ RELATIONS = frozenset(
     grandpa grandfather grandparents friend friends bestie buddy roommate neighbor
     neighbour colleague coworker co-worker cofounder co-founder boss manager mentor
     teacher therapist doctor dog cat pet puppy kitten family
+    grandson granddaughter grandchild grandchildren grandkid grandkids grandad granddad
+    granny nan nana stepson stepdaughter stepmom stepmum stepdad stepfather stepmother
+    flatmate housemate teammate classmate
     """.split()
 )
 
@@ -104,7 +112,7 @@ EXCLUSIVE_RELATIONS = frozenset(
 
 JOB_WORDS = frozenset(
     """
-    engineer developer programmer designer manager director teacher professor nurse
+    engineer developer dev programmer designer manager director teacher professor nurse
     doctor physician surgeon lawyer attorney accountant analyst scientist researcher
     student consultant architect artist writer author editor journalist chef cook
     baker barista driver pilot mechanic electrician plumber carpenter farmer musician

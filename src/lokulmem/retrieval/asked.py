@@ -53,6 +53,8 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         (
             # "What does my sister do?", "… for a living": not "What do I do on Sundays?".
             rf"\bwhat\s+(?:do|does)\s+{_SUBJ}\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\s*(?:[?.!]|$)",
+            # ... and what one did, once retired: "What did I do for a living?"
+            rf"\bwhat\s+did\s+{_SUBJ}\s+do\s+for\s+(?:a\s+)?(?:living|work)\b",
             rf"\b{_POSS}\s+(?:job|profession|occupation|career|role|position)\b",
         ),
     ),

@@ -8,7 +8,8 @@ present state of the user or of a person close to them:
 
 * the present simple of a verb that is not an attitude or a saying:
   "User banks with Barclays.", "User works nights at the hospital.",
-  "User's son goes to nursery.";
+  "User's son goes to nursery.", "User's grandson Alfie stays with User on
+  Wednesdays." (a relation may be named);
 * a possession of the user's that *is* something: "User's internet provider
   is BT.", "User's salary is 40k.";
 * "User is" with an ongoing activity (not a frame of mind: "is thinking
@@ -82,7 +83,8 @@ def _pattern(user_label: str) -> re.Pattern[str]:
         # "User's internet provider is BT.", "User's flight to Rome is on the 12th."
         + r"|'s (?:[A-Za-z-]+ ){0,3}?[A-Za-z-]+ (?:is|are)\b"
         + rf"| is (?:(?!(?:{_MINDING})\b)[a-z]+ing|{_STANDING})\b"
-        + rf")|{user}'s (?:{relation})(?:{present}))"
+        # "User's son goes to nursery.", "User's grandson Alfie stays with User on Wednesdays."
+        + rf")|{user}'s (?:{relation})(?: [A-Z][\w'-]*)?(?:{present}))"
     )
 
 
