@@ -184,6 +184,29 @@ def test_a_sentence_that_tells_a_change_never_reinforces_the_old_value(sentence:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "fact", "outcome"),
+    [
+        ("Shipped the onboarding redesign!", "User needs to finish the onboarding redesign.", "stored"),
+        (
+            "I finally applied for the job at the museum.",
+            "User is going to apply for the job at the museum.",
+            "stored",
+        ),
+        (
+            "I need to finish the onboarding redesign, ugh.",
+            "User needs to finish the onboarding redesign.",
+            "reinforced",
+        ),
+    ],
+)
+def test_done_is_news_after_still_to_do(sentence: str, fact: str, outcome: str) -> None:
+    """A sentence that says done, in the past tense, what a fact has still to do is
+    news, however alike the two read; the same to-do said again is not."""
+    plan = _said_near(sentence, fact, CFG)
+    assert plan.decisions[-1].outcome == outcome
+
+
+@pytest.mark.parametrize(
     ("sentence", "fact"),
     [
         ("Allergy test says I'm not actually allergic to cats.", "User is allergic to cats."),
@@ -266,10 +289,10 @@ def test_news_of_a_person_the_user_has_told_about_is_not_a_general_statement() -
 def test_a_fact_that_only_reads_alike_is_not_restated(share: float, outcome: str) -> None:
     """Two facts about the user share the label, which raises their cosine: a
     sentence restates a fact only if the fact holds ``restated_topic_share`` of
-    its content words, so "my family keeps me going" is not "User will plan a
-    big trip" said again."""
+    its content words, so "my family keeps me going" is not "User loves planning
+    big trips" said again."""
     cfg = CFG.replace(restated_topic_share=share)
-    plan = _said_near("My family keeps me going.", "User will plan a big trip.", cfg)
+    plan = _said_near("My family keeps me going.", "User loves planning big trips.", cfg)
     assert plan.decisions[-1].outcome == outcome
     assert plan.reinforced == ([] if share else ["m1"])
 

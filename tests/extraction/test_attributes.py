@@ -125,6 +125,7 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I moved out of the shared flat, got my own place in Neukölln.", "user.residence", "neukölln"),
         ("I'm a backend dev at a fintech startup.", "user.job", "backend dev"),
         ("I retired last year after 30 years as a postman.", "user.job", "retired postman"),
+        ("My name's Priyanka.", "user.name", "priyanka"),
         # A grandson is a relation, so his name is a person's.
         ("My grandson lives in Leeds.", "grandson.residence", "leeds"),
         # A weight back up, said with or without "my".

@@ -25,6 +25,11 @@ from lokulmem.extraction.rewrite import plural_to_user
         ("I've been learning Spanish", "User has been learning Spanish."),
         ("I need to finish the report for Friday", "User needs to finish the report for Friday."),
         ("I could go", "User could go."),
+        ("My name's Priyanka", "User's name is Priyanka."),
+        # A label announcing news is not part of the fact.
+        ("Big news: Ola got a day job!", "Ola got a day job."),
+        ("Bad news, I strained my calf.", "User strained User's calf."),
+        ("News, weather and sport are all I watch.", "News, weather and sport are all User watches."),
     ],
 )
 def test_facts_read_as_facts_about_the_user(sentence: str, fact: str) -> None:

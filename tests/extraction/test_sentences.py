@@ -45,6 +45,8 @@ def test_sentences_and_first_person_clauses() -> None:
             "I'm Tomasz, I teach chemistry in Gdansk.",
             ["I'm Tomasz", "I teach chemistry in Gdansk."],
         ),
+        # A name told with "name's" is a clause, not a compound subject.
+        ("My name's Priyanka and I'm a designer.", ["My name's Priyanka", "I'm a designer."]),
         # ... unless the second refers back, or the first is a change (old and new together).
         ("I hate treadmills, I find them boring.", ["I hate treadmills, I find them boring."]),
         ("I'm moving to Leeds, I got a job there.", ["I'm moving to Leeds, I got a job there."]),

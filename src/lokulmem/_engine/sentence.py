@@ -29,7 +29,8 @@ from ..extraction import (
     novelty as novelty_of,
 )
 from ..extraction.attributes import polarity_conflict
-from ..extraction.lexicon import CHANGE_MARKERS, NEGATION, REPLACEMENT_MARKERS
+from ..extraction.elided import is_past_tense
+from ..extraction.lexicon import CHANGE_MARKERS, NEGATION, REPLACEMENT_MARKERS, UNDONE
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
@@ -292,9 +293,13 @@ def _restated_by(content: str, fact: Memory, config: Config) -> bool:
     the same content words, and the same polarity: a sentence that denies what the
     fact says, or says what it denies ("Allergy test says User is not actually
     allergic to cats." / "User is allergic to cats."), is news however alike the
-    two read, even where the extra words keep the polarity rule from firing."""
+    two read, even where the extra words keep the polarity rule from firing; and
+    so is one that says, in the past tense, done what the fact has still to do
+    (``UNDONE``)."""
     if (NEGATION.search(content) is None) != (NEGATION.search(fact.content) is None):
         return False
+    if UNDONE.search(fact.content) and not UNDONE.search(content) and is_past_tense(content):
+        return False  # "User shipped the redesign." after "User needs to finish the redesign."
     return restates(content, fact) and shares_topic(content, fact.content, config)
 
 

@@ -222,7 +222,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"(?P<v>[a-z][a-z\- ]{1,40}?)(?=\s+(?:at|in|to|for|with|on|now|these\s+days|nowadays)\b"
         r"|\s*(?:[,.;!?]|\band\b|\bbut\b|$))",
     ),
-    ("name", r"\bmy\s+name\s+is\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + END),
+    ("name", r"\bmy\s+name(?:\s+is|'s)\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + END),
     ("name", r"\b(?:call me|i go by)\s+(?P<v>[a-z][a-z'\-]*)" + END),
     ("age", SUBJECT + r"(?:'m|\s+am|\s+is|'s)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?" + END),
     ("age", SUBJECT + r"\s+(?:just\s+)?turned\s+(?P<v>\d{1,3})" + END),

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["restore_subject"]
+__all__ = ["is_past_tense", "restore_subject"]
 
 #: Adverbs a dropped-subject sentence may open with ("Just got back", "Finally finished").
 _LEAD_ADVERBS = frozenset(
@@ -159,3 +159,9 @@ def _is_past(word: str) -> bool:
     """Whether ``word`` (lower-case) is a past tense: an irregular one, or a regular
     "-ed" form of five letters or more that is not a word like "speed"."""
     return word in _IRREGULAR_PAST or (word.endswith("ed") and len(word) >= 5 and word not in _NOT_PAST)
+
+
+def is_past_tense(text: str) -> bool:
+    """Whether ``text`` holds a past tense (:func:`_is_past`): "User shipped the
+    redesign.", "User got the job."."""
+    return any(_is_past(w.lower()) for w in _WORD.findall(text))

@@ -258,6 +258,16 @@ NEGATION = re.compile(
     re.IGNORECASE,
 )
 
+#: What is still to be done, or only meant: "User needs to finish the redesign by
+#: Friday.", "User is going to apply."  A sentence that says it was done ("User
+#: shipped the redesign.") is news after such a fact, not the fact said again.
+UNDONE = re.compile(
+    r"\b(?:needs? to|has to|have to|must|wants? to|plans? to|planning to|(?:is|are|am) going to|"
+    r"will|hopes? to|hoping to|(?:is|are|am) trying to|intends? to|(?:is|are|am) about to|"
+    r"should|would like to)\b",
+    re.IGNORECASE,
+)
+
 #: Negators that flip the valence of the next words (VADER-style).
 NEGATION_WORDS = frozenset(
     "not no never isn't aren't wasn't weren't don't doesn't didn't can't cannot won't "

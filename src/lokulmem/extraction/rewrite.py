@@ -52,12 +52,26 @@ _CONTRACTIONS: tuple[tuple[str, str], ...] = (
     (r"\bI was\b", "{U} was"),
     (r"\bI don't\b|\bI dont\b|\bI do not\b", "{U} doesn't"),
     (r"\bI\s+doesn't\b", "{U} doesn't"),
+    # "My name's Priyanka" → "User's name is Priyanka" (not "User's name's").
+    (r"\b(my|our) name's\b", "\\1 name is"),
+)
+
+
+#: A label announcing news: "Big news: …", "Quick update: …", "Bad news, …",
+#: "Update on the flat: …" (an adjective lets a comma end it; "News, weather and
+#: sport …" keeps its first word).
+_NEWS_LABEL = re.compile(
+    r"^(?:(?:big|good|great|bad|sad|quick|exciting|happy|small|some)\s+(?:news|update)\s*[:,\-—]"
+    r"|(?:news|update)(?:\s+on\s+(?:the\s+|my\s+)?[\w'-]+)?\s*[:\-—])\s*",
+    re.IGNORECASE,
 )
 
 
 def strip_fillers(sentence: str) -> str:
-    """Remove leading discourse fillers ("Well, ", "Oh and btw, ")."""
+    """Remove leading discourse fillers ("Well, ", "Oh and btw, ") and a label
+    announcing news ("Big news: ", "Quick update: ")."""
     out = _FILLERS.sub("", sentence).strip()
+    out = _NEWS_LABEL.sub("", out).strip()
     return out or sentence.strip()
 
 

@@ -96,6 +96,10 @@ _NOUN_PHRASE = re.compile(
 )
 
 
+#: "My name's Priyanka and I'm a designer": a name told, not a compound subject.
+_NAME_IS = re.compile(r"^(?:[Mm]y|[Oo]ur) name's\b")
+
+
 def _clauses(sentence: str) -> list[str]:
     """``sentence`` cut at each new first-person clause; a short noun phrase before
     "and I" is a compound subject ("My wife and I are moving"), not a clause."""
@@ -103,7 +107,7 @@ def _clauses(sentence: str) -> list[str]:
     start = 0
     for m in _CLAUSE.finditer(sentence):
         left = sentence[start : m.start()]
-        if ";" not in m.group(0) and _NOUN_PHRASE.match(left.strip()):
+        if ";" not in m.group(0) and _NOUN_PHRASE.match(left.strip()) and not _NAME_IS.match(left.strip()):
             continue
         out.append(left)
         start = m.end()
