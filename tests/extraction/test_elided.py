@@ -28,7 +28,7 @@ CFG = Config()
         ("Need to get groceries.", "I need to get groceries."),
         # Chat written in lower case drops it too.
         ("started swimming instead to stay fit", "I started swimming instead to stay fit"),
-        ("also trying to learn Japanese", "I'm also trying to learn Japanese"),
+        ("also trying to learn Welsh", "I'm also trying to learn Welsh"),
     ],
 )
 def test_a_dropped_i_is_put_back(said: str, read: str) -> None:

@@ -35,8 +35,8 @@ def test_sentences_and_first_person_clauses() -> None:
         ),
         # Chat in lower case ends a sentence after a word, not after what may abbreviate.
         (
-            "about two years. also trying to learn Japanese",
-            ["about two years.", "also trying to learn Japanese"],
+            "about two years. also trying to learn Welsh",
+            ["about two years.", "also trying to learn Welsh"],
         ),
         ("It costs approx. three euros, see fig. two.", ["It costs approx. three euros, see fig. two."]),
         ("Meet at 5 p.m. tomorrow.", ["Meet at 5 p.m. tomorrow."]),

@@ -58,7 +58,7 @@ _CLAUSE = re.compile(r"\s*;\s+|,?\s+(?:and|but|so|plus|while)\s+(?=(?:I|I'm|I've
 def _short_or_dotted(token: str) -> bool:
     """A word before "." that may abbreviate ("fig", "tbh", "p.m"): a lower-case word
     after it continues the sentence.  Chat written in lower case ends sentences
-    after longer words ("about two years. also trying to learn Japanese")."""
+    after longer words ("about two years. also trying to learn Welsh")."""
     token = token.rstrip(".")
     return len(token) < LOWER_CASE_BREAK_MIN or "." in token
 
