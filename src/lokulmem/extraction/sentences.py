@@ -90,14 +90,12 @@ def _split_line(line: str) -> list[str]:
 _SHARED_SUBJECT = re.compile(r",?\s+and\s+(?=(?:" + SHARED_SUBJECT_VERBS + r")\b)")
 
 
-#: The start of a compound subject: "My wife", "our kids", "Maya", "Tom Baker".
+#: The start of a compound subject: "My wife", "our kids", "Maya", "Tom Baker"; not a
+#: name told ("My name's Priyanka and I'm a designer" is two clauses).
 _NOUN_PHRASE = re.compile(
-    r"^(?:(?:[Mm]y|[Oo]ur|[Tt]he) [\w'-]+(?: [\w'-]+)?|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)$"
+    r"^(?!(?:[Mm]y|[Oo]ur) name's\b)"
+    r"(?:(?:[Mm]y|[Oo]ur|[Tt]he) [\w'-]+(?: [\w'-]+)?|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)$"
 )
-
-
-#: "My name's Priyanka and I'm a designer": a name told, not a compound subject.
-_NAME_IS = re.compile(r"^(?:[Mm]y|[Oo]ur) name's\b")
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -107,7 +105,7 @@ def _clauses(sentence: str) -> list[str]:
     start = 0
     for m in _CLAUSE.finditer(sentence):
         left = sentence[start : m.start()]
-        if ";" not in m.group(0) and _NOUN_PHRASE.match(left.strip()) and not _NAME_IS.match(left.strip()):
+        if ";" not in m.group(0) and _NOUN_PHRASE.match(left.strip()):
             continue
         out.append(left)
         start = m.end()
