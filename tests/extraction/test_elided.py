@@ -6,7 +6,7 @@ import pytest
 
 from lokulmem import Config
 from lokulmem.extraction import analyze_text
-from lokulmem.extraction.elided import restore_subject
+from lokulmem.extraction.elided import is_past_tense, restore_subject
 
 CFG = Config()
 
@@ -76,3 +76,10 @@ def test_the_analysis_reads_the_restored_sentence_and_keeps_the_one_said() -> No
     # With nothing else of the speaker in it, the sentence read as said names no one.
     assert not analyze_text("Got a new job at the bakery!", CFG).impersonal
     assert analyze_text("Got a new job at the bakery!", off).impersonal
+
+
+def test_is_past_tense_reads_regular_and_irregular_past_forms() -> None:
+    assert is_past_tense("User shipped the onboarding redesign.")
+    assert is_past_tense("User got the job.")
+    assert not is_past_tense("User needs to finish the redesign.")
+    assert not is_past_tense("User sees the speed of the bed.")  # "-ed" words that are no past tense
