@@ -132,6 +132,28 @@ def test_attributes_carry_entity_and_value() -> None:
         ("Weight is back up to 93 kg, sadly.", "user.weight", "93 kg"),
         ("My weight is down to 88 kilos.", "user.weight", "88 kg"),
         ("I'm back up to 93 kg.", "user.weight", "93 kg"),
+        # A home by its keys or its rent; a job about to start; the place to oneself.
+        ("Big day: we got the keys to our first house in Harrogate!", "user.residence", "harrogate"),
+        ("I'm renting a one-bed flat in Leeds.", "user.residence", "leeds"),
+        ("Handed in my notice at Fieldnote, I start at Canva on Monday.", "user.employer", "canva"),
+        ("I'm starting at the BBC next week.", "user.employer", "bbc"),
+        ("I start my new job at Arup in May.", "user.employer", "arup"),
+        ("I have the place to myself now.", "user.household", "alone"),
+        ("I've been getting the train to work.", "user.commute", "train"),
+        ("I get the bus to work.", "user.commute", "bus"),
+        ("The company now wants us in the office three days a week.", "user.work_mode", "in the office"),
+        # A best (or closest) friend is one slot, named first or last.
+        ("My best friend is Tom.", "user.relation:best-friend", "tom"),
+        ("Aisha is my closest friend these days.", "user.relation:best-friend", "aisha"),
+        ("Sandra left, and Victor is my new boss.", "user.relation:boss", "victor"),
+        # A degree named alone, and left.
+        ("I'm doing a part-time MBA at Warwick.", "user.study", "mba"),
+        ("I dropped out of my nursing degree.", "user.study", "nursing"),
+        # The machine that replaced another; the book one is reading, by its title.
+        ("Finally replaced the ThinkPad with a MacBook Air.", "user.platform:computer", "mac"),
+        ("I'm reading The Name of the Wind.", "user.reading", "name of the wind"),
+        ("Finished that one, now I'm onto Piranesi.", "user.reading", "piranesi"),
+        ("I'm reading Dune to my son at night.", "user.reading", "dune"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -197,6 +219,14 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I accepted an offer from a buyer for my car.",
         # No couple's event: teams split up, fights break up, parents are not the user.
         "We split up into teams.",
+        # A start that is a time or a gym; a friend or a helper named by a pronoun.
+        "I start at 9 on Mondays.",
+        "I'm onto something here.",
+        "I'm reading a lot these days.",
+        "I'm starting at a gym near work.",
+        "She is my best friend.",
+        "This is my new boss.",
+        "I have the place to myself this weekend, my parents are away.",
         "We broke up the fight.",
         "My mum and dad divorced when I was six.",
     ],

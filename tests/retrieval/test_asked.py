@@ -53,6 +53,12 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("What car do I drive?", {"user.car"}),
         ("Where was I born?", {"user.birthplace"}),
         ("When is my birthday?", {"user.birthday"}),
+        ("Who is my best friend?", {"user.relation:best-friend"}),
+        ("Who's my closest friend?", {"user.relation:best-friend"}),
+        ("Am I studying anything?", {"user.study"}),
+        ("What book am I reading?", {"user.reading"}),
+        ("What's my current book?", {"user.reading"}),
+        ("What level am I at work?", {"user.job", "user.employer"}),
         ("Where does Priya live?", set()),  # a name, not a relation: no typed slot
         ("What's the capital of Peru?", set()),
         ("", set()),

@@ -62,6 +62,25 @@ def test_a_newer_memory_on_the_same_subject_moves_above_the_older() -> None:
     assert moved == {"new": "old"}
 
 
+def test_a_closed_fact_never_moves_above_an_older_memory() -> None:
+    # The closed fact is newer than the other memory, but it is history: moved
+    # up, it would stand above its own replacement (ranked third here).
+    other = item("other", vec(1, 0.2, 0, 0), 0.60, day=-30)
+    closed = item("closed", vec(1, 0, 0.3, 0), 0.50)
+    closed = Scored(
+        replace(closed.memory, valid_to=T0 + 20 * DAY, superseded_by="current"),
+        closed.similarity,
+        closed.breakdown,
+        closed.match,
+    )
+    current = item("current", vec(0, 0, 1, 0), 0.40, day=20)
+    ranked, moved = newer_first([other, closed, current], CFG)
+    assert ids(ranked) == ["other", "closed", "current"] and "closed" not in moved
+    # The same fact still current moves as before.
+    open_fact = item("closed", vec(1, 0, 0.3, 0), 0.50)
+    assert ids(newer_first([other, open_fact, current], CFG)[0])[:2] == ["closed", "other"]
+
+
 def test_nothing_moves_when_any_condition_fails() -> None:
     old = item("old", vec(1, 0.2, 0, 0), 0.60)
     cases = {

@@ -40,6 +40,12 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"\bi" + ADV + r"\s+(?:moved|moving)\s+(?:out(?:\s+(?:into|to))?|into|to)\s+"
         r"(?:a\s+place\s+of\s+my\s+own|my\s+own\s+(?P<v>place|apartment|flat|house|home))\b",
     ),
+    # "I have the place to myself now": the others moved out.
+    (
+        "household_alone",
+        r"\bi(?:'ve|\s+have)?\s+(?:now\s+|finally\s+)?(?:got|have)\s+the\s+(?:place|flat|house|apartment|home)"
+        r"\s+(?:all\s+)?to\s+myself(?=\s*(?:[,.;!?]|$)|\s+(?:now|these\s+days|nowadays|at\s+last)\b)",
+    ),
     # Someone moved in: "My girlfriend moved in with me" (the household is with her).
     (
         "household",
@@ -71,8 +77,8 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + END),
     # Home told by the place ("Home for me is a flat in Porto.", "Phoenix is home now."),
     # by the lease ("Just signed the lease on a place in Cardiff."), by the rent ("I
-    # rent a room in Bristol."), or by a couple's move ("We relocated to Valencia."):
-    # a place name each time.
+    # rent a room in Bristol.", "I'm renting a one-bed flat in Leeds."), or by a
+    # couple's move ("We relocated to Valencia."): a place name each time.
     (
         "residence_now",
         r"\bhome(?:\s+for\s+(?:me|us))?\s+is\s+(?:now\s+)?(?:an?\s+[a-z' \-]{1,40}?\s+)?in\s+" + PLACE,
@@ -90,17 +96,17 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     ),
     (
         "residence_now",
-        r"\bi\s+(?:now\s+|currently\s+|still\s+)?rent\s+(?:an?|the)\s+" + HOME_WORDS + r"\s+in\s+" + PLACE,
+        r"\bi(?:'m|\s+am)?\s+(?:now\s+|currently\s+|still\s+)?(?:rent|renting)\s+(?:an?|the)\s+"
+        r"(?:[a-z0-9\-]+\s+)?" + HOME_WORDS + r"\s+in\s+" + PLACE,
     ),
     ("residence_now", r"\bwe(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?relocated\s+to\s+" + PLACE),
     # ... or by the home one got: "got my own place in Neukölln", "We bought our first
-    # house in Leeds" ("a holiday house in Spain" is not a home named so).
+    # house in Leeds", "We got the keys to our new flat in York" ("a holiday house in
+    # Spain" is not a home named so).
     (
         "residence_now",
-        r"\b(?:got|bought|found|moved\s+into)\s+(?:my|our|a|an)\s+(?:(?:own|new|first|little|small)\s+)*"
-        + HOME_WORDS
-        + r"\s+in\s+"
-        + PLACE,
+        r"\b(?:got|bought|found|moved\s+into|got\s+the\s+keys?\s+(?:to|for))\s+(?:my|our|a|an)\s+"
+        r"(?:(?:own|new|first|little|small)\s+)*" + HOME_WORDS + r"\s+in\s+" + PLACE,
     ),
     # "I'm in Vancouver now" / "I'm now in Vancouver": a place name, said with "now".
     ("residence_now", r"\bi(?:'m|\s+am)\s+in\s+(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,3}?)\s+now\b"),
@@ -126,6 +132,16 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     (
         "employer",
         SUBJECT + ADV + r"\s+(?:joined|started at|got hired at|got a job at)\s+" + VALUE + END,
+    ),
+    # A new job's first day, said ahead: "I start at Canva on Monday.", "I'm starting
+    # at the BBC next week." (a name or an employer word: "I start at 9" is a time).
+    (
+        "employer_start",
+        r"\bi(?:'m|\s+am)?"
+        + ADV
+        + r"\s+(?:start|starting)\s+(?:my\s+(?:new\s+)?job\s+)?at\s+(?:the\s+)?"
+        + VALUE
+        + END,
     ),
     # "I accepted an offer from Bosch": a job offer, taken (a name: "an offer from a buyer" is none).
     (
@@ -153,6 +169,13 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|"
         r"blackberry)\b",
     ),
+    # "Finally replaced the ThinkPad with a MacBook Air.": the machine that replaced it.
+    (
+        "platform",
+        r"\b(?:replaced|swapped|traded\s+in)\s+(?:my|the|our)\s+[^,.;!?]{1,30}?\s+(?:with|for)\s+"
+        r"(?:an?\s+|the\s+)?(?:new\s+|shiny\s+)?(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|"
+        r"iphone|android|pixel|samsung|blackberry)\b",
+    ),
     # "I switched my dev machine to Windows.", "I do my coding on Linux."
     (
         "platform",
@@ -164,7 +187,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     # How one gets to work: "I take the bus to work" / "I cycle to work".
     (
         "commute",
-        r"\bi" + ADV + r"\s+(?:(?:take|takes|ride|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|subway|"
+        r"\bi" + ADV + r"\s+(?:(?:take|takes|ride|catch|get)\s+(?:the\s+|a\s+)?(?P<v>bus|train|subway|"
         r"metro|tram|ferry|bike)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
         r"(?:work|the office|school)\b",
     ),
@@ -172,7 +195,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     # taking the train to the office".
     (
         "commute",
-        r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)" + ADV + r"\s+(?:(?:taking|riding|catching)\s+"
+        r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)" + ADV + r"\s+(?:(?:taking|riding|catching|getting)\s+"
         r"(?:the\s+|a\s+)?(?P<v>bus|train|subway|metro|tram|ferry|bike)|(?P<v2>cycling|biking|walking|"
         r"driving|running))\s+(?:in\s+)?to\s+(?:work|the office|school)\b",
     ),

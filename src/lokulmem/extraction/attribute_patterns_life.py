@@ -19,6 +19,7 @@ from .attribute_fragments import (
     MONEY,
     NEG,
     NOT_A_CAR,
+    NOT_A_PLACE,
     PETS,
     SERVICE,
     SERVICE_NOUN,
@@ -26,6 +27,11 @@ from .attribute_fragments import (
     VALUE,
 )
 from .lexicon import DIETS, RELATIONSHIP_STATUSES
+
+#: Degrees named alone ("an MBA", "my PhD").
+DEGREES = r"mba|phd|master'?s|masters|pgce|llm|bsc|msc|ba|ma"
+#: The friend one calls best ("my best friend", "my closest friend").
+FRIEND = r"(?:best|closest)\s+friend"
 
 __all__ = ["LIFE_PATTERNS"]
 
@@ -167,6 +173,20 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi(?:'m|\s+am)\s+(?:now\s+)?doing\s+(?:an?\s+|my\s+)?(?:master'?s|masters|phd|degree|diploma|"
         r"ba|bsc|msc|ma)\s+in\s+" + VALUE + END,
     ),
+    # A course by its degree alone: "I'm doing a part-time MBA at Warwick."
+    (
+        "study",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+|still\s+)?(?:doing|studying\s+for)\s+(?:an?\s+|my\s+)?"
+        r"(?:(?:part|full)-time\s+|online\s+)?(?P<v>" + DEGREES + r")\b",
+    ),
+    # ... and left: "I dropped out of the MBA.", "I quit my nursing degree." (the
+    # course's subject, or the degree: the value the rules above read).
+    (
+        "study_left",
+        r"\bi(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?P<neg>dropped\s+out\s+of|quit|gave\s+up(?:\s+on)?)\s+"
+        r"(?:the|my)\s+(?:(?:part|full)-time\s+|online\s+)?(?:(?P<v>" + DEGREES + r")\b"
+        r"|(?P<v2>[a-z][a-z\-]*)\s+(?:degree|diploma|course|programme|program)\b)",
+    ),
     ("team", SUBJECT + ADV + r"\s+(?:support|supports|root for)\s+" + VALUE + END),
     # Where the user's office (gym, studio) is, and where it moved: "My office is
     # in Leeds.", "Our office moved to the docks."
@@ -223,6 +243,14 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?:ordered|called|brought|told|made|is\s+making|is\s+bringing)\s+"
         r"(?:everyone|everybody|us|me|all\s+of\s+us|us\s+all|all\s+staff|staff|the\s+team)\s+"
         r"(?:to\s+(?:come|go)\s+)?back\s+(?:to|in|into)\s+(?:the\s+)?office\b",
+    ),
+    # ... or, as a policy, wants them in: "The company now wants us in the office three
+    # days a week." (a boss's wish is no policy: "My boss wants us back in the office.")
+    (
+        "work_mode_recalled",
+        r"\b(?:my|our|the)\s+(?:company|employer|firm)\s+(?:now\s+)?(?:wants|expects|needs|requires)\s+"
+        r"(?:everyone|everybody|us|me|all\s+of\s+us|us\s+all|all\s+staff|staff|the\s+team)\s+"
+        r"(?:to\s+(?:be|come|work)\s+)?(?:back\s+)?(?:in|into)\s+(?:the\s+)?office\b",
     ),
     ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
     # The shift one works, and a change of it: "I work nights.", "I'm on the day
@@ -315,6 +343,14 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:got|been|was)\s+(?:moved|put|assigned|switched)\s+"
         r"(?:on|onto|to)\s+the\s+(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)\s+project\b",
     ),
+    # The book the user is reading: "I'm reading The Name of the Wind.", "now I'm onto
+    # Piranesi." (a title: "I'm onto something" names none).
+    (
+        "reading",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|still\s+)?(?:reading|onto|on\s+to|halfway\s+through)\s+"
+        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)(?=\s*(?:[,;!?]|\.(?:\s|$)|$)|\s+(?:to|for|with|on|at|and|but|"
+        r"now|again|these\s+days|right\s+now|at\s+the\s+moment|at\s+night|before\s+bed)\b)",
+    ),
     ("hair_length", r"\bmy\s+hair\s+is\s+(?:\w+\s+)?(?P<v>long|short)\b"),
     (
         "sleep",
@@ -323,7 +359,15 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "relation",
-        r"\bmy\s+(?:new\s+)?(?P<attr>[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:now\s+)?(?:called\s+|named\s+)?"
-        r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)" + END,
+        r"\bmy\s+(?:new\s+)?(?P<attr>" + FRIEND + r"|[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:now\s+)?"
+        r"(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)" + END,
+    ),
+    # ... said name first: "Victor is my new boss.", "Aisha is my closest friend these days."
+    (
+        "relation",
+        r"(?:^\W*|[,;:]\s*)(?:(?:and|but|so|now)\s+)?(?!(?:" + NOT_A_PLACE + r")\b)"
+        r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?"
+        r"(?P<attr>" + FRIEND + r"|[a-z\-]+)"
+        r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|these\s+days|nowadays|at|from|and|but)\b)",
     ),
 )

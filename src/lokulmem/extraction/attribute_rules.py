@@ -39,7 +39,9 @@ _PREFER_TAIL = re.compile(
 
 #: Verbs after which an employer rule's value must be a name or an employer word
 #: ("I joined a gym", "I accepted an offer from a buyer": no employer).
-JOINED = re.compile(r"\b(?:joined|started at|accepted)\b", re.IGNORECASE)
+JOINED = re.compile(
+    r"\b(?:joined|start(?:ed|ing)?\s+(?:my\s+(?:new\s+)?job\s+)?at|accepted)\b", re.IGNORECASE
+)
 EMPLOYER_WORDS = re.compile(
     r"\b(?:company|firm|startup|agency|bank|hospital|clinic|school|university|studio|office|practice|"
     r"corp|inc|ltd|llc|lab|team at)\b",
@@ -93,6 +95,8 @@ def norm_value(value: str) -> str:
 
 #: What trails a time-sensitive value and is cut ("Lisbon since May" → "lisbon").
 _TIME_TAIL = re.compile(r"\s+(?:last|this|next|anymore|any more|these days|since|ago)\b.*$")
+#: What trails the employer of a job about to start ("Canva on Monday", "the BBC in May").
+_START_TAIL = re.compile(r"\s+(?:on|in|from|next|this|tomorrow|today|after|at|as|once|when|soon)\b.*$")
 
 
 def _keep(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
@@ -211,6 +215,8 @@ def _relationship_event(attribute: str, groups: Groups, value: str) -> tuple[str
 
 def _relation(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     rel = str(groups["attr"]).lower()
+    if rel.endswith(" friend"):  # "best friend", "closest friend": one slot
+        rel = "best-friend"
     return (f"relation:{rel}", value) if rel in EXCLUSIVE_RELATIONS else None  # sisters coexist
 
 
@@ -242,6 +248,8 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "prefers": {"tail": _TIME_TAIL, "finish": _prefers},
     "favorite": {"tail": _TIME_TAIL, "finish": _favorite},
     "employer": {"employer_words": True},
+    "employer_start": {"attribute": "employer", "employer_words": True, "tail": _START_TAIL},
+    "household_alone": {"attribute": "household", "default": "alone"},
     "employer_at": {"attribute": "employer", "proper": True},
     "residence_now": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
     "residence_perfect": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
@@ -250,6 +258,8 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "household": {"default": "own place", "finish": _household},
     "commute": {"alt_group": "v2", "finish": _commute},
     "study": {"finish": _study},
+    "study_left": {"attribute": "study", "alt_group": "v2"},
+    "reading": {"proper": True, "tail": _TIME_TAIL},
     "job": {"finish": _job},
     "job_teach": {"attribute": "job", "finish": _teacher},
     "job_retired": {"attribute": "job", "finish": _retired},

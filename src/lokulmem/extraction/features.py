@@ -39,10 +39,12 @@ _PREFERENCE = re.compile(
 )
 #: What may open a sentence before its first-person subject: one word and a comma
 #: ("Well, I ..."), a phrase that introduces news ("It turns out I ...", "To be
-#: honest, my ..."), or when it holds ("These days I ...", "Last week my ...").
+#: honest, my ..."), who said it ("The clinic says I ..."), or when it holds ("These
+#: days I ...", "Last week my ...").
 _LEAD_IN = (
     r"(?:\W*\w+,\s*"
     r"|\W*(?:it\s+)?turns\s+out(?:\s+that)?,?\s+"
+    r"|\W*the\s+(?:[a-z\-]+\s+){1,2}?(?:says|said|thinks|reckons|confirmed)\s+(?:that\s+)?"
     r"|\W*(?:to\s+be\s+honest|by\s+the\s+way|in\s+fact|guess\s+what|truth\s+is|fun\s+fact)[,:]?\s+"
     r"|\W*(?:these\s+days|nowadays|lately|recently|currently|right\s+now|at\s+the\s+moment|now|today|"
     r"yesterday|this\s+(?:week|month|year|morning|weekend)|last\s+(?:night|week|month|year|weekend))"

@@ -106,7 +106,7 @@ RELATIONS = frozenset(
 EXCLUSIVE_RELATIONS = frozenset(
     """
     wife husband partner spouse boyfriend girlfriend fiance fiancee fiancé fiancée boss
-    manager therapist cofounder co-founder
+    manager therapist cofounder co-founder best-friend
     """.split()
 )
 
@@ -217,22 +217,26 @@ CHANGE_MARKERS = re.compile(
 #: lacks, is news, not a restatement of it (``Config.novelty_change_words``).
 #: Narrower than ``CHANGE_MARKERS``: "now" and "new" are everyday chat.  "It turns
 #: out" (or chat's bare "Turns out") corrects what was believed ("It turns out I'm
-#: allergic to peanuts." after "I'm allergic to nothing.").
+#: allergic to peanuts." after "I'm allergic to nothing."); a state outgrown ("I've
+#: outgrown the peanut allergy") is over.
 REPLACEMENT_MARKERS = re.compile(
-    r"\b(?:instead|rather than|no longer|anymore|any more|no more|switched|changed|replaced)\b"
+    r"\b(?:instead|rather than|no longer|anymore|any more|no more|switched|changed|replaced|"
+    r"outgrown|outgrew|grown out of|grew out of)\b"
     r"|\b(?:it|that) turn(?:s|ed) out\b|(?:^|[,;:]\s*)turns out\b",
     re.IGNORECASE,
 )
 
 #: Past-tense verbs that end a state or set a new value ("cut out caffeine", "went up
-#: to 48k"), and a habit not kept for long ("haven't meditated in months"): a newer
-#: memory saying one may take the place of an older state it follows
-#: (lokulmem.retrieval.newer, inheritance only; docs/tuning.md entries 47 and 70).
+#: to 48k", "passed away", "outgrown the allergy"), and a habit not kept for long
+#: ("haven't meditated in months"): a newer memory saying one may take the place of
+#: an older state it follows (lokulmem.retrieval.newer, inheritance only;
+#: docs/tuning.md entries 47, 70 and 75).
 #: Not "finished", "signed up", "bought" or a bare "up to": in real dialogue they
 #: tell of events ("just finished a jigsaw", "bought concert tickets", "woke up to snow").
 STATE_CHANGES = re.compile(
     r"\b(?:cut out|cut (?:[\w']+ )?(?:hair )?(?:short|back|down)|got rid of|"
-    r"went (?:up|down)|raised|lowered|increased|decreased)\b|\b(?:up|down) to (?:[£$€]\s?)?\d"
+    r"went (?:up|down)|raised|lowered|increased|decreased|passed away|died|put down|put to sleep|"
+    r"outgrown|outgrew)\b|\b(?:up|down) to (?:[£$€]\s?)?\d"
     r"|\b(?:haven't|have not|hasn't|has not)\s+[a-z]+(?:ed|en|ne|un|wum)\s+(?:[a-z]+\s+){0,3}?"
     r"(?:in|for)\s+(?:months|years|ages|weeks|a while|a long time)\b",
     re.IGNORECASE,

@@ -61,7 +61,7 @@ _CONTRACTIONS: tuple[tuple[str, str], ...] = (
 #: "Update on the flat: …" (an adjective lets a comma end it; "News, weather and
 #: sport …" keeps its first word).
 _NEWS_LABEL = re.compile(
-    r"^(?:(?:big|good|great|bad|sad|quick|exciting|happy|small|some)\s+(?:news|update)\s*[:,\-—]"
+    r"^(?:(?:big|good|great|bad|sad|quick|exciting|happy|small|some|huge)\s+(?:news|update|day)\s*[:,\-—]"
     r"|(?:news|update)(?:\s+on\s+(?:the\s+|my\s+)?[\w'-]+)?\s*[:\-—])\s*",
     re.IGNORECASE,
 )

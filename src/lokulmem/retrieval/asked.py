@@ -56,6 +56,8 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             # ... and what one did, once retired: "What did I do for a living?"
             rf"\bwhat\s+did\s+{_SUBJ}\s+do\s+for\s+(?:a\s+)?(?:living|work)\b",
             rf"\b{_POSS}\s+(?:job|profession|occupation|career|role|position)\b",
+            # ... and how senior: "What level am I at work?"
+            rf"\bwhat\s+(?:level|grade|seniority|position|job\s+title|title)\s+(?:am|is)\s+{_SUBJ}\b",
         ),
     ),
     (
@@ -110,6 +112,7 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         (
             rf"\bwhat\s+(?:am|is|are)\s+{_SUBJ}\s+studying\b",
             rf"\bwhat\s+(?:do|does)\s+{_SUBJ}\s+study\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+(?:still\s+)?(?:studying|doing\s+(?:a|any)\s+(?:course|degree))\b",
             rf"\b{_POSS}\s+(?:degree|major|course\s+of\s+study|field\s+of\s+study)\b",
         ),
     ),
@@ -128,6 +131,13 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("birthday",), (rf"\b{_POSS}\s+birthday\b", rf"\bwhen\s+(?:was|were)\s+{_SUBJ}\s+born\b")),
     (("birthplace",), (rf"\bwhere\s+(?:was|were)\s+{_SUBJ}\s+born\b",)),
     (("origin",), (rf"\bwhere\s+(?:do|does|am|is)\s+{_SUBJ}\s+(?:come\s+)?from\b",)),
+    (
+        ("reading",),
+        (
+            rf"\bwhat\s+(?:book\s+|novel\s+)?(?:am|is)\s+{_SUBJ}\s+(?:currently\s+|still\s+|now\s+)?reading\b",
+            rf"\bwhat(?:'s|\s+is)\s+{_POSS}\s+(?:current\s+)?(?:book|read)\b",
+        ),
+    ),
     (("team",), (rf"\bwhich\s+team\s+(?:do|does)\s+{_SUBJ}\s+support\b",)),
     (
         ("relationship_status",),
@@ -188,6 +198,9 @@ _ONE_PET = re.compile(
 
 #: "Who is my manager?" asks for ``user.relation:manager``.
 _WHO_IS = re.compile(rf"\bwho(?:'s|\s+is|\s+was)\s+my\s+(?P<who>{_REL})\b", re.IGNORECASE)
+#: "Who is my best friend?" asks for ``user.relation:best-friend`` (the rules' one slot
+#: for a best or closest friend).
+_BEST_FRIEND = re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+my\s+(?:best|closest)\s+friend\b", re.IGNORECASE)
 
 _COMPILED = tuple(
     (attributes, tuple(re.compile(p, re.IGNORECASE) for p in patterns)) for attributes, patterns in ASKED
@@ -208,6 +221,8 @@ def asked_attributes(text: str) -> frozenset[str]:
             for m in pattern.finditer(text):
                 found.update(f"{_entity(m)}.{attribute}" for attribute in attributes)
     found.update(f"user.relation:{m.group('who').lower()}" for m in _WHO_IS.finditer(text))
+    if _BEST_FRIEND.search(text):
+        found.add("user.relation:best-friend")
     found.update(f"user.pet_name:{m.group('pet').lower()}" for m in _ONE_PET.finditer(text))
     return frozenset(found)
 

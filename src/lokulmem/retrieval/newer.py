@@ -42,6 +42,10 @@ between typed attributes of different kinds (docs/tuning.md entry 47); between
 two facts of one typed slot it needs no cosine at all ("User works from home."
 / "User and others are back in the office now.": docs/tuning.md entry 61).
 
+**What never moves.**  A fact some other fact replaced (closed by a change or
+superseded: :func:`lokulmem.retrieval.stages.replaced`) is history, however
+new: moved above an older memory it would stand above its own replacement.
+
 **What a newer memory may move above** (``newer_first_needs_state``).  Outside
 an inheritance, the older memory must state a typed attribute or something a
 change replaces (:func:`lokulmem.retrieval.states.replaceable`: a present
@@ -86,6 +90,7 @@ from ..clock import MS_PER_HOUR
 from ..config import Config
 from ..extraction.lexicon import CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES
 from ..pairhead import PairHead, pair_features
+from .stages import replaced
 from .states import replaceable, states_now
 
 if TYPE_CHECKING:
@@ -138,6 +143,8 @@ def newer_first(
     changeable = [_changeable(s, config) for s in shown[:window]]
     for j in range(1, len(shown)):
         newer = shown[j]
+        if replaced(newer.memory):
+            continue  # a closed fact is history: it never moves above a current one
         if j >= window:  # from below the window: its own words must tell the change
             if not (_says_change(newer) or _may_echo(newer, config)):
                 continue
