@@ -154,6 +154,17 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I'm reading The Name of the Wind.", "user.reading", "name of the wind"),
         ("Finished that one, now I'm onto Piranesi.", "user.reading", "piranesi"),
         ("I'm reading Dune to my son at night.", "user.reading", "dune"),
+        # Pets counted, and one more of them; a diet one does; a mortgage, an insurance,
+        # a team at work.
+        ("We have two cats, Salt and Pepper.", "user.count:cats", "2"),
+        ("We adopted a third cat last weekend.", "user.count:cats", "3"),
+        ("I'm doing keto at the moment.", "user.diet", "keto"),
+        ("Our mortgage is with Nationwide.", "user.provider:mortgage", "nationwide"),
+        ("We remortgaged with Halifax in the autumn.", "user.provider:mortgage", "halifax"),
+        ("Renewed the car insurance with Direct Line.", "user.provider:car-insurance", "direct line"),
+        ("I'm on the payments team at work.", "user.work_team", "payments"),
+        ("They moved me across to the platform team.", "user.work_team", "platform"),
+        ("I sold my old Golf and bought a Kia Niro.", "user.car", "kia niro"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -222,6 +233,7 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         # A start that is a time or a gym; a friend or a helper named by a pronoun.
         "I start at 9 on Mondays.",
         "I'm onto something here.",
+        "I sold the PS5 and bought a Steam Deck.",
         "I'm reading a lot these days.",
         "I'm starting at a gym near work.",
         "She is my best friend.",

@@ -59,6 +59,11 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("What book am I reading?", {"user.reading"}),
         ("What's my current book?", {"user.reading"}),
         ("What level am I at work?", {"user.job", "user.employer"}),
+        ("How many cats do I have?", {"user.count:cats"}),
+        ("Am I on a diet?", {"user.diet"}),
+        ("Which team am I on at work?", {"user.work_team"}),
+        ("Who is our mortgage with?", {"user.provider:mortgage"}),
+        ("Who is my car insurance with?", {"user.provider:car-insurance"}),
         ("Where does Priya live?", set()),  # a name, not a relation: no typed slot
         ("What's the capital of Peru?", set()),
         ("", set()),

@@ -65,6 +65,9 @@ COURSE = (
 #: An amount of money: "£1,100", "$950", "1100 euros".
 MONEY = r"(?P<v>[£$€]\s?\d[\d,]*(?:\.\d{2})?|\d[\d,]*(?:\.\d{2})?\s?(?:pounds|dollars|euros|quid))"
 #: A service people buy by contract, and the nouns that may follow it ("phone plan").
-SERVICE = r"(?P<attr>phone|mobile|cell|number|broadband|internet|wi-?fi|energy|electricity|gas)"
+SERVICE = (
+    r"(?P<attr>phone|mobile|cell|number|broadband|internet|wi-?fi|energy|electricity|gas|mortgage"
+    r"|(?:car|home|house|contents|pet|travel|health)\s+insurance)"
+)
 SERVICE_NOUN = r"(?:\s+(?:plan|contract|provider|network|service|supplier|company|deal|tariff))?"
 NEG = r"(?P<neg>\s+(?:no longer|not|never|don't|do not|doesn't|does not))?"

@@ -48,6 +48,13 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         + "|".join(sorted(DIETS))
         + r")\b",
     ),
+    # A diet one does or is on: "I'm doing keto at the moment.", "I'm on a keto diet."
+    (
+        "diet",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+|still\s+|currently\s+)?(?:doing|on)\s+(?:a\s+|the\s+)?(?P<v>"
+        + "|".join(sorted(DIETS))
+        + r")(?:\s+diet)?\b",
+    ),
     # "I went vegan in January" / "I've been vegetarian for years".
     (
         "diet",
@@ -92,9 +99,10 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     # "My car is a grey Skoda Octavia." (a kind of car: "my car is red" is its colour).
     ("car", r"\bmy\s+car\s+is\s+(?:now\s+)?an?\s+" + VALUE + END),
-    # "I sold the Focus and bought a Tesla Model 3": the car is the one bought.
+    # "I sold the Focus and bought a Tesla Model 3": the car is the one bought (a car
+    # by its make or the word: "Sold the PS5 and bought a Steam Deck" names none).
     (
-        "car",
+        "car_swap",
         r"\bi\s+(?:sold|traded in|got rid of)\s+[^,.;!?]{1,40}?\s+and\s+(?:bought|got)\s+"
         r"(?:an?\s+|the\s+|my\s+)?(?:new\s+)?" + VALUE + END,
     ),
@@ -125,9 +133,15 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("count", r"\bi(?:'m|\s+am)\s+an\s+(?P<v>only)\s+(?P<attr>child)\b"),
     (
         "count",
-        r"\bi\s+have\s+(?P<v>\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+        r"\b(?:i|we)\s+have\s+(?P<v>\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
         r"(?P<attr>kids?|children|child|sons?|daughters?|brothers?|sisters?|siblings?|grandchildren|"
-        r"grandchild)\b",
+        r"grandchild|cats?|dogs?)\b",
+    ),
+    # One more of them: "We adopted a third cat.", "We had our second child in May."
+    (
+        "count",
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:adopted|got|had|welcomed|rescued)\s+(?:a|our)\s+"
+        r"(?P<v>second|third|fourth|fifth|sixth)\s+(?P<attr>kid|child|baby|son|daughter|cat|dog)\b",
     ),
     (
         "color",
@@ -307,6 +321,21 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\b(?:my|our)\s+" + SERVICE + SERVICE_NOUN + r"\s+is\s+(?:now\s+|currently\s+)?"
         r"(?:with|through|from)\s+" + VALUE + END,
     ),
+    # A mortgage or an insurance taken elsewhere: "We remortgaged with Halifax.",
+    # "Renewed the car insurance with Direct Line."
+    (
+        "provider",
+        r"\b(?P<attr>remortgaged)\s+(?:with|through|to)\s+" + VALUE + END,
+    ),
+    (
+        "provider",
+        r"\b(?:renewed|took\s+out|switched|moved|took)\s+(?:my\s+|our\s+|the\s+)?"
+        + SERVICE
+        + SERVICE_NOUN
+        + r"\s+(?:over\s+)?(?:with|to|through)\s+"
+        + VALUE
+        + END,
+    ),
     (
         "provider",
         r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:ported|moved|switched|transferred|changed)"
@@ -330,6 +359,19 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         "code_language",
         r"\bi\s+(?:now\s+)?write\s+(?:almost\s+|nearly\s+)?(?:everything|all\s+my\s+code|most\s+of\s+my\s+code)"
         r"\s+in\s+" + VALUE + END,
+    ),
+    # The team the user is on at work, and a move to another: "I'm on the payments
+    # team.", "They moved me across to the platform team."
+    (
+        "work_team",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+|still\s+)?(?:on|in)\s+the\s+(?P<v>[a-z0-9][a-z0-9&'\-]*(?:\s+[a-z0-9&'\-]+)?)"
+        r"\s+team\b",
+    ),
+    (
+        "work_team",
+        r"\b(?:(?:moved|put|transferred|switched)\s+me|i(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|transferred|switched|"
+        r"joined))\s+(?:across\s+|over\s+)?(?:to|onto|into)?\s*the\s+(?P<v>[a-z0-9][a-z0-9&'\-]*(?:\s+[a-z0-9&'\-]+)?)"
+        r"\s+team\b",
     ),
     # The user's project at work: "My project at work is the billing system.",
     # "I got moved onto the mobile app project."

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .attribute_patterns import PATTERNS
-from .lexicon import EXCLUSIVE_RELATIONS, JOB_WORDS, LATIN_LETTERS
+from .lexicon import CAR_WORDS, EXCLUSIVE_RELATIONS, JOB_WORDS, LATIN_LETTERS
 
 __all__ = ["EMPLOYER_WORDS", "JOINED", "RULES", "Rule", "norm_value"]
 
@@ -85,7 +85,11 @@ _PLURAL = {
     "sister": "sisters",
     "sibling": "siblings",
     "grandchild": "grandchildren",
+    "cat": "cats",
+    "dog": "dogs",
+    "baby": "children",
 }
+_ORDINALS = {"second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6"}
 
 
 def norm_value(value: str) -> str:
@@ -95,6 +99,11 @@ def norm_value(value: str) -> str:
 
 #: What trails a time-sensitive value and is cut ("Lisbon since May" → "lisbon").
 _TIME_TAIL = re.compile(r"\s+(?:last|this|next|anymore|any more|these days|since|ago)\b.*$")
+#: What trails a provider's name ("Halifax in the autumn", "Direct Line this year").
+_PROVIDER_TAIL = re.compile(
+    r"\s+(?:last|this|next|anymore|any more|these days|since|ago|in|on|after|before|when|because|"
+    r"from|until|at|for)\b.*$"
+)
 #: What trails the employer of a job about to start ("Canva on Monday", "the BBC in May").
 _START_TAIL = re.compile(r"\s+(?:on|in|from|next|this|tomorrow|today|after|at|as|once|when|soon)\b.*$")
 
@@ -145,6 +154,11 @@ def _commute(attribute: str, groups: Groups, value: str) -> tuple[str, str] | No
     return attribute, _COMMUTE_MODES.get(value, value)  # "cycling to school" and "I cycle" agree
 
 
+def _car_swap(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    words = set(re.findall(r"[a-z]+", value))
+    return (attribute, value) if words & CAR_WORDS else None  # "bought a Steam Deck" is no car
+
+
 def _retired(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return attribute, f"retired {value}"  # the job one had, and that it ended
 
@@ -155,7 +169,7 @@ def _teacher(attribute: str, groups: Groups, value: str) -> tuple[str, str] | No
 
 def _count(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     noun = str(groups["attr"]).lower()
-    value = _NUMBER_WORDS.get(value, value)
+    value = _NUMBER_WORDS.get(value, _ORDINALS.get(value, value))  # "a third cat": 3 of them
     if noun == "child" and value == "only":
         return "count:siblings", "0"  # "I'm an only child"
     return f"count:{_PLURAL.get(noun, noun)}", value
@@ -191,6 +205,13 @@ def _qualified(attribute: str, groups: Groups, value: str) -> tuple[str, str] | 
 
 #: The service a ``provider`` fact names, by the word that names it.
 _SERVICES = {
+    "mortgage": "mortgage",
+    "remortgaged": "mortgage",
+    **{
+        f"{kind} insurance": f"{kind}-insurance"
+        for kind in ("car", "home", "contents", "pet", "travel", "health")
+    },
+    "house insurance": "home-insurance",
     **dict.fromkeys(("phone", "mobile", "cell", "number"), "mobile"),
     **dict.fromkeys(("broadband", "internet", "wifi", "wi-fi"), "internet"),
     **dict.fromkeys(("energy", "electricity", "gas"), "energy"),
@@ -200,7 +221,8 @@ _SERVICES = {
 def _provider(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     if value in _PLATFORMS:  # "I switched my phone to Android" names a platform
         return _platform("platform", groups, value)
-    return f"{attribute}:{_SERVICES[str(groups['attr']).lower()]}", value  # "provider:mobile"
+    service = re.sub(r"\s+", " ", str(groups["attr"]).lower())
+    return f"{attribute}:{_SERVICES[service]}", value  # "provider:mobile"
 
 
 def _favorite(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
@@ -274,7 +296,8 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "bedtime": {"finish": _number},
     "weight": {"finish": _weight},
     "work_mode_recalled": {"attribute": "work_mode", "default": "in the office"},
-    "provider": {"proper": True, "tail": _TIME_TAIL, "finish": _provider},
+    "provider": {"proper": True, "tail": _PROVIDER_TAIL, "finish": _provider},
+    "car_swap": {"attribute": "car", "finish": _car_swap},
     "code_language": {"proper": True, "tail": _TIME_TAIL},
     "home_language": {"proper": True},
     "shift": {"finish": _shift},

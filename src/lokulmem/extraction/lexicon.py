@@ -127,6 +127,18 @@ JOB_WORDS = frozenset(
     """.split()
 )
 
+#: Car makes, and the words for a car: what a car bought in place of another is
+#: called ("I sold the Focus and bought a Tesla Model 3").
+CAR_WORDS = frozenset(
+    """
+    car cars van suv hatchback estate saloon sedan pickup truck convertible hybrid ev
+    toyota honda ford volkswagen vw audi bmw mercedes skoda seat kia hyundai nissan mazda
+    tesla volvo peugeot renault citroen fiat mini vauxhall opel subaru jeep lexus porsche
+    jaguar land rover range polestar byd mg dacia suzuki mitsubishi chevrolet chevy dodge
+    cupra alfa lancia saab smart genesis rivian
+    """.split()
+)
+
 #: The animals the ``pet_name`` rules qualify a pet by ("my dog is called Rex").
 PET_KINDS: tuple[str, ...] = (
     "dog",
@@ -236,7 +248,7 @@ REPLACEMENT_MARKERS = re.compile(
 STATE_CHANGES = re.compile(
     r"\b(?:cut out|cut (?:[\w']+ )?(?:hair )?(?:short|back|down)|got rid of|"
     r"went (?:up|down)|raised|lowered|increased|decreased|passed away|died|put down|put to sleep|"
-    r"outgrown|outgrew)\b|\b(?:up|down) to (?:[£$€]\s?)?\d"
+    r"outgrown|outgrew|didn't last|did not last)\b|\b(?:up|down) to (?:[£$€]\s?)?\d"
     r"|\b(?:haven't|have not|hasn't|has not)\s+[a-z]+(?:ed|en|ne|un|wum)\s+(?:[a-z]+\s+){0,3}?"
     r"(?:in|for)\s+(?:months|years|ages|weeks|a while|a long time)\b",
     re.IGNORECASE,

@@ -93,11 +93,31 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     (("name",), (rf"\b{_POSS}\s+name\b", rf"\bwhat\s+(?:am|is)\s+{_SUBJ}\s+called\b")),
     (("age",), (rf"\bhow\s+old\s+(?:am|is)\s+{_SUBJ}\b", rf"\b{_POSS}\s+age\b")),
-    (("car",), (rf"\bwhat\s+(?:car\s+)?(?:do|does)\s+{_SUBJ}\s+drive\b", rf"\b{_POSS}\s+car\b")),
+    (
+        ("car",),
+        (
+            rf"\bwhat\s+(?:car\s+)?(?:do|does)\s+{_SUBJ}\s+drive\b",
+            rf"\b{_POSS}\s+car\b(?!\s+(?:insurance|loan|finance|tax|park|parking|keys?|wash|seat|boot)\b)",
+        ),
+    ),
     (
         ("diet",),
-        (rf"\bwhat\s+(?:diet|kind of diet)\s+(?:do|does)\s+{_SUBJ}\b", rf"\b{_POSS}\s+diet\b"),
+        (
+            rf"\bwhat\s+(?:diet|kind of diet)\s+(?:do|does)\s+{_SUBJ}\b",
+            rf"\b{_POSS}\s+diet\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+(?:still\s+)?on\s+a\s+diet\b",
+        ),
     ),
+    (
+        ("work_team",),
+        (
+            rf"\b(?:which|what)\s+team\s+(?:am|is)\s+{_SUBJ}\s+(?:on|in)\b",
+            rf"\b{_POSS}\s+team\s+at\s+work\b",
+        ),
+    ),
+    (("provider:mortgage",), (r"\b(?:my|our)\s+mortgage\b",)),
+    (("provider:car-insurance",), (r"\b(?:my|our)\s+car\s+insurance\b",)),
+    (("provider:home-insurance",), (r"\b(?:my|our)\s+(?:home|house|contents)\s+insurance\b",)),
     (
         ("school",),
         (
@@ -196,6 +216,13 @@ _ONE_PET = re.compile(
     re.IGNORECASE,
 )
 
+#: "How many cats do I have?" asks for ``user.count:cats``.
+_HOW_MANY = re.compile(
+    r"\bhow\s+many\s+(?P<noun>kids|children|sons|daughters|brothers|sisters|siblings|grandchildren|cats|dogs)"
+    r"\s+(?:do|have)\s+(?:i|we)\b",
+    re.IGNORECASE,
+)
+
 #: "Who is my manager?" asks for ``user.relation:manager``.
 _WHO_IS = re.compile(rf"\bwho(?:'s|\s+is|\s+was)\s+my\s+(?P<who>{_REL})\b", re.IGNORECASE)
 #: "Who is my best friend?" asks for ``user.relation:best-friend`` (the rules' one slot
@@ -221,6 +248,7 @@ def asked_attributes(text: str) -> frozenset[str]:
             for m in pattern.finditer(text):
                 found.update(f"{_entity(m)}.{attribute}" for attribute in attributes)
     found.update(f"user.relation:{m.group('who').lower()}" for m in _WHO_IS.finditer(text))
+    found.update(f"user.count:{m.group('noun').lower()}" for m in _HOW_MANY.finditer(text))
     if _BEST_FRIEND.search(text):
         found.add("user.relation:best-friend")
     found.update(f"user.pet_name:{m.group('pet').lower()}" for m in _ONE_PET.finditer(text))
