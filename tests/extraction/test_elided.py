@@ -29,6 +29,10 @@ CFG = Config()
         # Chat written in lower case drops it too.
         ("started swimming instead to stay fit", "I started swimming instead to stay fit"),
         ("also trying to learn Welsh", "I'm also trying to learn Welsh"),
+        # Past tenses spelt like their present, before the words that make them past.
+        ("Quit my job on Friday!", "I quit my job on Friday!"),
+        ("Cut right down, one coffee a day max now.", "I cut right down, one coffee a day max now."),
+        ("Hurt my back lifting boxes.", "I hurt my back lifting boxes."),
     ],
 )
 def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
@@ -59,6 +63,9 @@ def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
         "I went hiking.",  # the subject is there
         "My sister lives in Rome.",
         "",
+        # ... and not before anything else: a request to the assistant.
+        "Cut the intro please.",
+        "Split this into two parts.",
     ],
 )
 def test_what_a_dropped_i_does_not_explain_is_left_alone(said: str) -> None:

@@ -16,6 +16,7 @@ from lokulmem.extraction.rewrite import plural_to_user
     ("sentence", "fact"),
     [
         ("I live in Berlin", "User lives in Berlin."),
+        ("I hurt my knee last week.", "User hurt User's knee last week."),
         ("Well, I really love hiking!", "User really loves hiking."),
         ("my sister is Maya", "User's sister is Maya."),
         ("I'm no longer at Acme Corp", "User is no longer at Acme Corp."),

@@ -30,7 +30,7 @@ from ..extraction import (
 )
 from ..extraction.attributes import polarity_conflict
 from ..extraction.elided import is_past_tense
-from ..extraction.lexicon import CHANGE_MARKERS, NEGATION, REPLACEMENT_MARKERS, UNDONE
+from ..extraction.lexicon import CHANGE_MARKERS, NEGATION, REPLACEMENT_MARKERS, STATE_CHANGES, UNDONE
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
@@ -252,9 +252,9 @@ def _said_again(
     bar = config.restated_reinforce_similarity
     if bar <= 0 or extraction_score(1.0, a.specificity, rec, config) < threshold:
         return None
-    if CHANGE_MARKERS.search(a.sentence) or REPLACEMENT_MARKERS.search(a.sentence):
-        # "… now instead of …", "Turns out … was a misdiagnosis": a change or a
-        # correction must not back the old value.
+    if any(p.search(a.sentence) for p in (CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES)):
+        # "… now instead of …", "Turns out … was a misdiagnosis", "Cut right down":
+        # a change or a correction must not back the old value.
         return None
     near = [
         c
@@ -310,13 +310,20 @@ def _nearest_restated(a: Analysis, candidates: Sequence[Candidate], config: Conf
     of its content words): "I go to bed at 9pm these days" is news
     after "User goes to bed at 11pm", however alike the two read.  With
     ``novelty_change_words``, a sentence that says a value was replaced
-    (``REPLACEMENT_MARKERS``) restates only a fact that holds all its content
-    words: "I help at the animal shelter now instead of the food bank" is news
-    after "User helps at the food bank"."""
+    (``REPLACEMENT_MARKERS``) or a new value (``STATE_CHANGES``: "cut right down")
+    restates only a fact that holds all its content words: "I help at the animal
+    shelter now instead of the food bank" is news after "User helps at the food
+    bank", and "Cut right down, one coffee a day max now" after "User drinks
+    about four coffees a day"."""
     active = [c for c in candidates if c.memory.status == "active"]
     if config.novelty_restated_only:
         active = [c for c in active if _restated_by(a.content, c.memory, config)]
-    if config.novelty_change_words and active and REPLACEMENT_MARKERS.search(a.sentence):
+    said = a.sentence
+    if (
+        config.novelty_change_words
+        and active
+        and (REPLACEMENT_MARKERS.search(said) or STATE_CHANGES.search(said))
+    ):
         words = topic_stems(a.content)
         active = [c for c in active if words <= topic_stems(c.memory.content)]
     return max((c.similarity for c in active), default=None)

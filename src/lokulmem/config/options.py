@@ -69,8 +69,10 @@ class Config:
     #: (docs/tuning.md entry 39).  Off: against the nearest stored fact (PRD).
     novelty_restated_only: bool = True
     #: ... and a sentence that says a value was replaced ("instead", "switched", "no
-    #: longer": ``lexicon.REPLACEMENT_MARKERS``) restates only a fact holding all its
-    #: content words: a change to a new value is news (docs/tuning.md entry 47).
+    #: longer": ``lexicon.REPLACEMENT_MARKERS``) or tells a new value ("cut right
+    #: down", "went up to": ``lexicon.STATE_CHANGES``) restates only a fact holding
+    #: all its content words: a change to a new value is news (docs/tuning.md
+    #: entries 47 and 75).
     novelty_change_words: bool = True
     #: Cosine above which an earlier sentence of the session counts as an occurrence.
     recurrence_similarity: float = unit(0.85)

@@ -47,6 +47,15 @@ _IRREGULAR_PAST = frozenset(
     rode swam sang threw told
     """.split()
 )
+#: Past tenses spelt like their present, read as past only before the words that
+#: make them so ("Quit my job.", "Cut right down.", "Hurt my back.", "Split up with
+#: Sam."; not "Cut the intro." or "Split this into two."): an empty set, before any word.
+_BASE_FORM_PAST: dict[str, frozenset[str]] = {
+    "quit": frozenset(),
+    "cut": frozenset("down back out right my our off".split()),
+    "hurt": frozenset("my".split()),
+    "split": frozenset("up".split()),
+}
 #: Verbs of liking or wanting, in the present, that open a dropped-"I" sentence
 #: ("Love baking sourdough on Sundays."); not imperatives people also open with,
 #: nor the well-wishing verbs ("Hope you're well.") that are about the listener.
@@ -139,6 +148,9 @@ def _subject_for(word: str, following: list[str]) -> str | None:
         return "I" if following and not bare and nxt not in _PRONOUNS - _OBJECTS else None
     if _is_past(word):
         return "I" if following else None
+    if word in _BASE_FORM_PAST:
+        after = _BASE_FORM_PAST[word]
+        return "I" if following and (not after or nxt in after) else None
     if word.endswith("ing") and len(word) >= 6:
         return "I'm" if following else None
     return None

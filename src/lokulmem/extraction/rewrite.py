@@ -27,7 +27,7 @@ _INVARIANT = frozenset(
     came saw knew thought bought felt left met ran said told found gave grew became began
     wrote spent lost won ate drove flew quit broke chose fell forgot held kept led paid put
     sold sent sat slept spoke stood taught understood woke wore brought caught built heard
-    meant read set shut hit cut let ought dare are were
+    meant read set shut hit cut let ought dare are were hurt split
     """.split()
 )
 #: Present-tense verbs that end in "ed" like a past tense ("I need" → "User needs").
