@@ -165,6 +165,14 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I'm on the payments team at work.", "user.work_team", "payments"),
         ("They moved me across to the platform team.", "user.work_team", "platform"),
         ("I sold my old Golf and bought a Kia Niro.", "user.car", "kia niro"),
+        # Services by their names: streaming, the code editor, the family doctor.
+        ("I watch everything on Netflix.", "user.streaming", "netflix"),
+        ("Cancelled Netflix and signed up for Disney+.", "user.streaming", "disney+"),
+        ("I code in VS Code.", "user.editor", "vs code"),
+        ("Moved over to Neovim a few weeks back.", "user.editor", "neovim"),
+        ("My doctor is Dr Patel at Greenway Surgery.", "user.gp", "patel"),
+        ("Registered with the Riverside practice after the move.", "user.gp", "riverside"),
+        ("I code mostly in Python.", "user.code_language", "python"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -233,6 +241,9 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         # A start that is a time or a gym; a friend or a helper named by a pronoun.
         "I start at 9 on Mondays.",
         "I'm onto something here.",
+        "I signed up for Spanish classes.",
+        "I got max points on the quiz.",
+        "My doctor is a great listener.",
         "I sold the PS5 and bought a Steam Deck.",
         "I'm reading a lot these days.",
         "I'm starting at a gym near work.",

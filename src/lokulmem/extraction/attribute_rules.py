@@ -154,6 +154,16 @@ def _commute(attribute: str, groups: Groups, value: str) -> tuple[str, str] | No
     return attribute, _COMMUTE_MODES.get(value, value)  # "cycling to school" and "I cycle" agree
 
 
+def _service_name(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    # "Disney+", "disney plus" and "disney +" are one service; "vscode" and "vs code" one editor.
+    name = re.sub(r"\s*\+$|\s+plus$", "+", value)
+    return attribute, {"vscode": "vs code", "visual studio code": "vs code"}.get(name, name)
+
+
+def _gp(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    return attribute, re.sub(r"^dr\.?\s+", "", value)  # "Dr Patel" and "Patel" are one doctor
+
+
 def _car_swap(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     words = set(re.findall(r"[a-z]+", value))
     return (attribute, value) if words & CAR_WORDS else None  # "bought a Steam Deck" is no car
@@ -282,6 +292,9 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "study": {"finish": _study},
     "study_left": {"attribute": "study", "alt_group": "v2"},
     "reading": {"proper": True, "tail": _TIME_TAIL},
+    "streaming": {"finish": _service_name},
+    "editor": {"finish": _service_name},
+    "gp": {"proper": True, "tail": _PROVIDER_TAIL, "finish": _gp},
     "job": {"finish": _job},
     "job_teach": {"attribute": "job", "finish": _teacher},
     "job_retired": {"attribute": "job", "finish": _retired},

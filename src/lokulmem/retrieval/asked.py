@@ -115,6 +115,27 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\b{_POSS}\s+team\s+at\s+work\b",
         ),
     ),
+    (
+        ("streaming",),
+        (
+            r"\b(?:which|what)\s+streaming\s+(?:service|services|app|platform|subscription)s?\b",
+            rf"\b{_POSS}\s+streaming\s+(?:service|app|platform|subscription)\b",
+        ),
+    ),
+    (
+        ("editor",),
+        (
+            rf"\b(?:which|what)\s+(?:code\s+|text\s+)?(?:editor|ide)\s+(?:do|does|am|is)\s+{_SUBJ}\b",
+            rf"\b{_POSS}\s+(?:code\s+|text\s+)?(?:editor|ide)\b",
+        ),
+    ),
+    (
+        ("gp",),
+        (
+            r"\bwho(?:'s|\s+is)\s+my\s+(?:gp|family\s+doctor|doctor)\b",
+            r"\b(?:which|what)\s+(?:gp|doctor'?s?|surgery|practice)\s+(?:am\s+i|do\s+i\s+go\s+to)\b",
+        ),
+    ),
     (("provider:mortgage",), (r"\b(?:my|our)\s+mortgage\b",)),
     (("provider:car-insurance",), (r"\b(?:my|our)\s+car\s+insurance\b",)),
     (("provider:home-insurance",), (r"\b(?:my|our)\s+(?:home|house|contents)\s+insurance\b",)),
