@@ -173,6 +173,10 @@ def test_attributes_carry_entity_and_value() -> None:
         ("My doctor is Dr Patel at Greenway Surgery.", "user.gp", "patel"),
         ("Registered with the Riverside practice after the move.", "user.gp", "riverside"),
         ("I code mostly in Python.", "user.code_language", "python"),
+        # The next book; when one works best.
+        ("Finally finished War and Peace, started on Middlemarch.", "user.reading", "middlemarch"),
+        ("I'm a night owl and work best after 10pm.", "user.chronotype", "night"),
+        ("I've become a morning person, up at 5 to write.", "user.chronotype", "morning"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -242,6 +246,7 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I start at 9 on Mondays.",
         "I'm onto something here.",
         "I signed up for Spanish classes.",
+        "I finished the report, started on Monday.",
         "I got max points on the quiz.",
         "My doctor is a great listener.",
         "I sold the PS5 and bought a Steam Deck.",

@@ -21,6 +21,7 @@ from .attribute_fragments import (
     SUBJECT,
     VALUE,
 )
+from .attribute_patterns_daily import DAILY_PATTERNS
 from .attribute_patterns_life import LIFE_PATTERNS
 from .attribute_patterns_services import SERVICE_PATTERNS
 
@@ -253,4 +254,4 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
 )
 
 #: Every pattern, in the order the rules are tried.
-PATTERNS: tuple[tuple[str, str], ...] = (*_HOME_AND_WORK, *SERVICE_PATTERNS, *LIFE_PATTERNS)
+PATTERNS: tuple[tuple[str, str], ...] = (*_HOME_AND_WORK, *SERVICE_PATTERNS, *LIFE_PATTERNS, *DAILY_PATTERNS)

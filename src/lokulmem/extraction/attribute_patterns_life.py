@@ -360,19 +360,6 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi\s+(?:now\s+)?write\s+(?:almost\s+|nearly\s+)?(?:everything|all\s+my\s+code|most\s+of\s+my\s+code)"
         r"\s+in\s+" + VALUE + END,
     ),
-    # The team the user is on at work, and a move to another: "I'm on the payments
-    # team.", "They moved me across to the platform team."
-    (
-        "work_team",
-        r"\bi(?:'m|\s+am)\s+(?:now\s+|still\s+)?(?:on|in)\s+the\s+(?P<v>[a-z0-9][a-z0-9&'\-]*(?:\s+[a-z0-9&'\-]+)?)"
-        r"\s+team\b",
-    ),
-    (
-        "work_team",
-        r"\b(?:(?:moved|put|transferred|switched)\s+me|i(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|transferred|switched|"
-        r"joined))\s+(?:across\s+|over\s+)?(?:to|onto|into)?\s*the\s+(?P<v>[a-z0-9][a-z0-9&'\-]*(?:\s+[a-z0-9&'\-]+)?)"
-        r"\s+team\b",
-    ),
     # The user's project at work: "My project at work is the billing system.",
     # "I got moved onto the mobile app project."
     (
@@ -384,14 +371,6 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         "project",
         r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:got|been|was)\s+(?:moved|put|assigned|switched)\s+"
         r"(?:on|onto|to)\s+the\s+(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)\s+project\b",
-    ),
-    # The book the user is reading: "I'm reading The Name of the Wind.", "now I'm onto
-    # Piranesi." (a title: "I'm onto something" names none).
-    (
-        "reading",
-        r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|still\s+)?(?:reading|onto|on\s+to|halfway\s+through)\s+"
-        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)(?=\s*(?:[,;!?]|\.(?:\s|$)|$)|\s+(?:to|for|with|on|at|and|but|"
-        r"now|again|these\s+days|right\s+now|at\s+the\s+moment|at\s+night|before\s+bed)\b)",
     ),
     ("hair_length", r"\bmy\s+hair\s+is\s+(?:\w+\s+)?(?P<v>long|short)\b"),
     (

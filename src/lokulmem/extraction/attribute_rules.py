@@ -160,6 +160,10 @@ def _service_name(attribute: str, groups: Groups, value: str) -> tuple[str, str]
     return attribute, {"vscode": "vs code", "visual studio code": "vs code"}.get(name, name)
 
 
+def _chronotype(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    return attribute, "night" if value.startswith(("night", "evening")) else "morning"
+
+
 def _gp(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return attribute, re.sub(r"^dr\.?\s+", "", value)  # "Dr Patel" and "Patel" are one doctor
 
@@ -293,6 +297,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "study_left": {"attribute": "study", "alt_group": "v2"},
     "reading": {"proper": True, "tail": _TIME_TAIL},
     "streaming": {"finish": _service_name},
+    "chronotype": {"finish": _chronotype},
     "editor": {"finish": _service_name},
     "gp": {"proper": True, "tail": _PROVIDER_TAIL, "finish": _gp},
     "job": {"finish": _job},

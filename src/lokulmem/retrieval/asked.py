@@ -136,6 +136,14 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             r"\b(?:which|what)\s+(?:gp|doctor'?s?|surgery|practice)\s+(?:am\s+i|do\s+i\s+go\s+to)\b",
         ),
     ),
+    (
+        ("chronotype",),
+        (
+            rf"\bwhen\s+(?:do|does)\s+{_SUBJ}\s+work\s+best\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+(?:a|an)\s+(?:morning|evening|night)\s+(?:person|owl)\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+an?\s+(?:early\s+bird|night\s+owl)\b",
+        ),
+    ),
     (("provider:mortgage",), (r"\b(?:my|our)\s+mortgage\b",)),
     (("provider:car-insurance",), (r"\b(?:my|our)\s+car\s+insurance\b",)),
     (("provider:home-insurance",), (r"\b(?:my|our)\s+(?:home|house|contents)\s+insurance\b",)),
@@ -233,7 +241,8 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 #: "What's my dog called?" asks for ``user.pet_name:dog``.
 _PETS = "|".join(PET_KINDS)
 _ONE_PET = re.compile(
-    rf"\b(?:what(?:'s|\s+is)|who(?:'s|\s+is))\s+my\s+(?P<pet>{_PETS})(?:'s\s+name|\s+called)\b",
+    rf"\b(?:what(?:'s|\s+is)|who(?:'s|\s+is))\s+my\s+(?P<pet>{_PETS})(?:'s\s+name|\s+called)\b"
+    rf"|\b(?:what|which)\s+(?:kind\s+of\s+|breed\s+of\s+)?(?P<kind>{_PETS})\s+(?:do|have)\s+(?:i|we)\s+(?:have|own|got)\b",
     re.IGNORECASE,
 )
 
@@ -272,7 +281,9 @@ def asked_attributes(text: str) -> frozenset[str]:
     found.update(f"user.count:{m.group('noun').lower()}" for m in _HOW_MANY.finditer(text))
     if _BEST_FRIEND.search(text):
         found.add("user.relation:best-friend")
-    found.update(f"user.pet_name:{m.group('pet').lower()}" for m in _ONE_PET.finditer(text))
+    found.update(
+        f"user.pet_name:{(m.group('pet') or m.group('kind')).lower()}" for m in _ONE_PET.finditer(text)
+    )
     return frozenset(found)
 
 
