@@ -177,6 +177,11 @@ def test_attributes_carry_entity_and_value() -> None:
         ("Finally finished War and Peace, started on Middlemarch.", "user.reading", "middlemarch"),
         ("I'm a night owl and work best after 10pm.", "user.chronotype", "night"),
         ("I've become a morning person, up at 5 to write.", "user.chronotype", "morning"),
+        ("I put Middlemarch down and started The Overstory.", "user.reading", "overstory"),
+        ("I'm watching Severance at the moment.", "user.watching", "severance"),
+        ("Finished Severance, now I'm into Slow Horses.", "user.watching", "slow horses"),
+        ("I transferred to a midwifery course.", "user.study", "midwifery"),
+        ("They moved me off billing onto the search revamp.", "user.project", "search revamp"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -247,6 +252,8 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I'm onto something here.",
         "I signed up for Spanish classes.",
         "I finished the report, started on Monday.",
+        "I'm watching the kids tonight.",
+        "They moved me onto the sofa.",
         "I got max points on the quiz.",
         "My doctor is a great listener.",
         "I sold the PS5 and bought a Steam Deck.",

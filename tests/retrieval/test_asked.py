@@ -64,6 +64,7 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("Which editor do I use?", {"user.editor"}),
         ("Who is my GP?", {"user.gp"}),
         ("When do I work best?", {"user.chronotype"}),
+        ("What show am I watching?", {"user.watching"}),
         ("What dog do I have?", {"user.pet_name:dog"}),
         ("Am I on a diet?", {"user.diet"}),
         ("Which team am I on at work?", {"user.work_team"}),

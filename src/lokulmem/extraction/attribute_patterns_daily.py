@@ -1,5 +1,6 @@
 """The attribute rules' patterns for the user's days: the team they are on at
-work, the book they are reading, when they work best.  As data.
+work, the book they are reading, the show they are watching, when they work
+best.  As data.
 
 Tried last, after :mod:`.attribute_patterns_life`'s; the named groups are
 :mod:`.attribute_patterns`' own.
@@ -13,6 +14,16 @@ __all__ = ["DAILY_PATTERNS"]
 
 #: Words of when, which name no book ("started on Monday").
 WHEN_WORDS = "|".join((*WEEKDAYS, *MONTHS, "today", "tomorrow", "tonight", "next", "last", "this"))
+
+#: A title (a book's, a show's) and where it ends ("The Name of the Wind at night").
+TITLE = (
+    r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)(?=\s*(?:[,;!?]|\.(?:\s|$)|$)|\s+(?:to|for|with|on|at|and|but|"
+    r"now|again|these\s+days|right\s+now|at\s+the\s+moment|at\s+night|before\s+bed)\b)"
+)
+#: The title after one left: it ends at the clause's end or at "now", "next", "and", "but".
+NEXT_TITLE = r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)(?=\s*(?:[,;!?]|\.(?:\s|$)|$)|\s+(?:now|next|and|but)\b)"
+#: Leaving a book or a show: finished, put down, given up on.
+LEFT_ONE = r"(?:finished|put\s+[^,.;!?]{1,40}?\s+down|gave\s+up\s+on)\s*[^,.;!?]{0,60}?"
 
 DAILY_PATTERNS: tuple[tuple[str, str], ...] = (
     # The team the user is on at work, and a move to another: "I'm on the payments
@@ -33,17 +44,29 @@ DAILY_PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "reading",
         r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|still\s+)?(?:reading|onto|on\s+to|halfway\s+through)\s+"
-        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)(?=\s*(?:[,;!?]|\.(?:\s|$)|$)|\s+(?:to|for|with|on|at|and|but|"
-        r"now|again|these\s+days|right\s+now|at\s+the\s+moment|at\s+night|before\s+bed)\b)",
+        + TITLE,
     ),
-    # ... and the next one: "Finally finished War and Peace, started on Middlemarch."
+    # ... and the next one: "Finally finished War and Peace, started on Middlemarch.",
+    # "I put Middlemarch down and started The Overstory."
     (
         "reading",
-        r"\bfinished\s+[^,.;!?]{1,60}?,?\s+(?:and\s+)?(?:now\s+)?(?:i'm\s+|i\s+am\s+|i've\s+|i\s+have\s+)?"
-        r"(?:started\s+on|starting\s+on|starting|moved\s+on\s+to|onto|on\s+to|reading)\s+"
-        r"(?!(?:"
-        + WHEN_WORDS
-        + r")\b)(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)(?=\s*(?:[,;!?]|\.(?:\s|$)|$)|\s+(?:now|next|and|but)\b)",
+        r"\b" + LEFT_ONE + r",?\s+(?:and\s+)?(?:now\s+)?(?:i'm\s+|i\s+am\s+|i've\s+|i\s+have\s+)?"
+        r"(?:started\s+on|starting\s+on|started|starting|moved\s+on\s+to|onto|on\s+to|reading)\s+"
+        r"(?!(?:" + WHEN_WORDS + r")\b)" + NEXT_TITLE,
+    ),
+    # The show the user is watching, and the next one: "I'm watching Severance at the
+    # moment.", "Finished Severance, now I'm into Slow Horses."
+    (
+        "watching",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|still\s+)?(?:watching|binging|bingeing|re-?watching)\s+"
+        + TITLE,
+    ),
+    (
+        "watching",
+        r"\b"
+        + LEFT_ONE
+        + r",?\s+(?:and\s+)?(?:now\s+)?(?:i'm|i\s+am)\s+(?:into|watching|binging|bingeing)\s+"
+        + NEXT_TITLE,
     ),
     # When the user works best: "I'm a night owl", "I've become a morning person."
     (

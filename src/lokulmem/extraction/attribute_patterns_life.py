@@ -177,6 +177,12 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi(?:'m|\s+am|'ve|\s+have)?\s+(?:now\s+|just\s+)?(?:studying\s+for|doing|enrolled\s+(?:in|on))\s+"
         r"(?:an?|my)\s+" + COURSE,
     ),
+    # "I transferred to a midwifery course." (a course one moves to is what one studies).
+    (
+        "study",
+        r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:transferred|switched|changed)\s+(?:over\s+)?(?:to|onto)\s+"
+        r"(?:a|an|the)\s+(?P<v>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+(?:course|degree|programme|program)\b",
+    ),
     (
         "study",
         r"\bi\s+(?:dropped\s+out\s+of|left|quit|finished)\s+[^,.;!?]{1,40}?\s+and\s+(?:then\s+)?"
@@ -371,6 +377,12 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         "project",
         r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:got|been|was)\s+(?:moved|put|assigned|switched)\s+"
         r"(?:on|onto|to)\s+the\s+(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)\s+project\b",
+    ),
+    # "They moved me off billing onto the search revamp." (moved off one thing onto another).
+    (
+        "project",
+        r"\b(?:moved|put|switched|transferred)\s+me\s+off\s+[^,.;!?]{1,30}?\s+(?:on|onto|to)\s+the\s+"
+        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)(?:\s+project)?" + END,
     ),
     ("hair_length", r"\bmy\s+hair\s+is\s+(?:\w+\s+)?(?P<v>long|short)\b"),
     (

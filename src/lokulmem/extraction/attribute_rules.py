@@ -296,6 +296,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "study": {"finish": _study},
     "study_left": {"attribute": "study", "alt_group": "v2"},
     "reading": {"proper": True, "tail": _TIME_TAIL},
+    "watching": {"proper": True, "tail": _TIME_TAIL},
     "streaming": {"finish": _service_name},
     "chronotype": {"finish": _chronotype},
     "editor": {"finish": _service_name},

@@ -187,6 +187,14 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\bwhat(?:'s|\s+is)\s+{_POSS}\s+(?:current\s+)?(?:book|read)\b",
         ),
     ),
+    (
+        ("watching",),
+        (
+            rf"\bwhat\s+(?:show|series|tv\s+show|programme|program|box\s+set)\s+(?:am|is)\s+{_SUBJ}\s+"
+            r"(?:currently\s+|still\s+|now\s+)?watching\b",
+            rf"\bwhat\s+(?:am|is)\s+{_SUBJ}\s+(?:currently\s+|still\s+|now\s+)?watching\b",
+        ),
+    ),
     (("team",), (rf"\bwhich\s+team\s+(?:do|does)\s+{_SUBJ}\s+support\b",)),
     (
         ("relationship_status",),
