@@ -156,6 +156,13 @@ def test_a_failed_learn_keeps_the_pending_vectors(
     # Let that maintenance finish now: run late, on a busy machine, it would settle
     # the next message's context vector before the failed write this test is about.
     mem.wait_for_maintenance()
+    # ... and let the helper thread finish its run for that message: it calls the
+    # real ``_land`` after the vector is ready, and on a busy machine that call
+    # could come after the next message and write its vector (the pool runs one
+    # job at a time, so a no-op queued behind it returns once it has).
+    pool = engine.contexts._pool
+    if pool is not None:
+        pool.submit(lambda: None).result()
     engine.contexts._land = lambda: None  # only a later write lands it
     first = mem.learn("I collect vintage maps.", in_reply_to="Any hobbies?").extracted[0]
     engine.contexts.ready(wait=True)
