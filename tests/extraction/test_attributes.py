@@ -259,7 +259,7 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I sold the PS5 and bought a Steam Deck.",
         "I'm reading a lot these days.",
         "I'm starting at a gym near work.",
-        "She is my best friend.",
+        "And she is my best friend, always.",
         "This is my new boss.",
         "I have the place to myself this weekend, my parents are away.",
         "We broke up the fight.",

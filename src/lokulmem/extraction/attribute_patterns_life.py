@@ -398,7 +398,7 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     # ... said name first: "Victor is my new boss.", "Aisha is my closest friend these days."
     (
         "relation",
-        r"(?:^\W*|[,;:]\s*)(?:(?:and|but|so|now)\s+)?(?!(?:" + NOT_A_PLACE + r")\b)"
+        r"(?:^\W*|[,;:]\s*)(?:(?:and|but|so|now)\s+)?(?!(?:" + NOT_A_PLACE + r"|and|but|so|now)\b)"
         r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?"
         r"(?P<attr>" + FRIEND + r"|[a-z\-]+)"
         r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|these\s+days|nowadays|at|from|and|but)\b)",
