@@ -3,9 +3,10 @@
 1. **Candidate match.**  Existing current facts (active, no ``valid_to``) whose
    cosine with the new fact exceeds ``contradiction_similarity`` (0.80).  Stage
    1b: a fact that sets the same typed attribute (``user.residence``) is also a
-   candidate from ``attribute_candidate_similarity`` (0.45) up: "I live in
+   candidate from ``attribute_candidate_similarity`` (0.2) up: "I live in
    London" and "I live in Berlin" are only 0.73 apart for MiniLM, yet the
-   PRD's table calls them a conflict.
+   PRD's table calls them a conflict, and a move told by the keys of a new
+   flat is further still.
    Stage 1c: from ``related_candidate_similarity`` (0.50) up, a fact is also
    a candidate when the new sentence carries a temporal marker and both share
    a topic word ("I stopped smoking" / "I smoke a pack a day"), or when the

@@ -153,7 +153,11 @@ class Config:
     contradiction_similarity: float = unit(0.80)
     #: Candidates sharing the new fact's typed attribute (e.g. residence) are also
     #: checked when their cosine is at least this (stage 1b, see contradiction.py).
-    attribute_candidate_similarity: float = unit(0.35)
+    #: A change of one slot is often told in words far from the old fact's ("We got
+    #: the keys to our new flat in Lisbon." after "I live in Berlin."): 0.35 → 0.2
+    #: recognised 3–9% more of the knowledge-update changes with no team-set false
+    #: positive and no LoCoMo event more (docs/tuning.md entry 76).
+    attribute_candidate_similarity: float = unit(0.2)
     #: Stage 1c: a marker plus a shared topic word, or a negation, makes a fact a
     #: candidate from this cosine up (docs/tuning.md).
     related_candidate_similarity: float = unit(0.50)
