@@ -81,3 +81,12 @@ def test_health_and_pastime_cues(sentence: str, expected: str) -> None:
     from lokulmem.extraction import analyze_text
 
     assert expected in analyze_text(sentence, Config()).rule_types
+
+
+def test_tells_change_reads_each_kind_of_change_word() -> None:
+    from lokulmem.extraction.lexicon import tells_change
+
+    assert tells_change("User switched to Android.")  # a change marker
+    assert tells_change("User has no more football.")  # a replacement
+    assert tells_change("User cut right down, one coffee a day.")  # a new value
+    assert not tells_change("User plays football on Wednesdays.")

@@ -30,7 +30,7 @@ from ..extraction import (
 )
 from ..extraction.attributes import polarity_conflict
 from ..extraction.elided import is_past_tense
-from ..extraction.lexicon import CHANGE_MARKERS, NEGATION, REPLACEMENT_MARKERS, STATE_CHANGES, UNDONE
+from ..extraction.lexicon import NEGATION, REPLACEMENT_MARKERS, STATE_CHANGES, UNDONE, tells_change
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
@@ -252,7 +252,7 @@ def _said_again(
     bar = config.restated_reinforce_similarity
     if bar <= 0 or extraction_score(1.0, a.specificity, rec, config) < threshold:
         return None
-    if any(p.search(a.sentence) for p in (CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES)):
+    if tells_change(a.sentence):
         # "… now instead of …", "Turns out … was a misdiagnosis", "Cut right down":
         # a change or a correction must not back the old value.
         return None

@@ -255,6 +255,14 @@ STATE_CHANGES = re.compile(
 )
 
 
+def tells_change(text: str) -> bool:
+    """Whether ``text`` says a state changed or holds now (``CHANGE_MARKERS``), that a
+    value was replaced (``REPLACEMENT_MARKERS``) or tells a new value
+    (``STATE_CHANGES``): what keeps a sentence from backing the old value, and what
+    lets a newer memory take an older one's place in recall."""
+    return any(p.search(text) for p in (CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES))
+
+
 #: Short function words left out of contradiction key tokens.
 SHORT_STOPWORDS = frozenset(
     "the and for but not you are was one two can did get got its our out now own".split()

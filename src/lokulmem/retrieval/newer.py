@@ -88,7 +88,7 @@ import numpy.typing as npt
 
 from ..clock import MS_PER_HOUR
 from ..config import Config
-from ..extraction.lexicon import CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES
+from ..extraction.lexicon import CHANGE_MARKERS, tells_change
 from ..pairhead import PairHead, pair_features
 from .stages import replaced
 from .states import replaceable, states_now
@@ -372,5 +372,4 @@ def _says_change(s: Scored) -> bool:
     """Whether the memory itself (not only its message) says a state changed or holds
     now, says a value was replaced (``REPLACEMENT_MARKERS``: "no more", "rather
     than"), or tells a change of value (``STATE_CHANGES``: "cut out", "went up to")."""
-    content = s.memory.content
-    return any(p.search(content) for p in (CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES))
+    return tells_change(s.memory.content)
