@@ -182,6 +182,23 @@ def test_attributes_carry_entity_and_value() -> None:
         ("Finished Severance, now I'm into Slow Horses.", "user.watching", "slow horses"),
         ("I transferred to a midwifery course.", "user.study", "midwifery"),
         ("They moved me off billing onto the search revamp.", "user.project", "search revamp"),
+        # A couple's rented or bought home; the home one is in now.
+        ("We rent a terraced house in Bristol.", "user.residence", "bristol"),
+        ("We've just moved into a house we bought in Cardiff.", "user.residence", "cardiff"),
+        ("Finally escaped the city, we're in a cottage outside Bath now.", "user.residence", "bath"),
+        ("I'm now living in a flat near Leeds.", "user.residence", "leeds"),
+        # The home is not the place: "a flat in Leeds" and "Leeds" are one value.
+        ("I live in a small house near York.", "user.residence", "york"),
+        # A job joined, said with when; the first and the last day somewhere.
+        ("On Monday I join KPMG.", "user.employer", "kpmg"),
+        ("I'm joining Arup in May.", "user.employer", "arup"),
+        ("I'll be joining Goldman Sachs as an analyst.", "user.employer", "goldman sachs"),
+        ("My first day at Canva tomorrow!", "user.employer", "canva"),
+        # The new phone; a degree done; a class taught; taken.
+        ("My new Pixel 9 arrived today.", "user.platform:phone", "android"),
+        ("I finished my masters last month.", "user.study", "masters"),
+        ("I teach year 6 at a primary school.", "user.job", "year 6 teacher"),
+        ("Deleted the apps, I'm off the market.", "user.relationship_status", "dating"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -264,6 +281,14 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I have the place to myself this weekend, my parents are away.",
         "We broke up the fight.",
         "My mum and dad divorced when I was six.",
+        # A stay somewhere is no home; joining someone, or a club, is no job.
+        "We're in a cottage in Devon for the week.",
+        "I'm joining Sarah for lunch.",
+        "I'm joining Sarah in Paris.",
+        "I'm joining the gym next week.",
+        "I'm joining a choir in January.",
+        "My last day at the beach, sadly.",
+        "My new phone case arrived.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:
@@ -272,3 +297,15 @@ def test_sentences_that_set_no_slot(sentence: str) -> None:
 
 def test_a_day_in_the_office_is_no_work_mode() -> None:
     assert extract_attribute("I'm in the office today.") is None
+
+
+def test_a_last_day_somewhere_closes_that_employer() -> None:
+    a = extract_attribute("My last day at Deloitte today!")
+    assert a is not None and (a.key, a.value, a.negated) == ("user.employer", "deloitte", True)
+
+
+def test_every_device_a_rule_names_has_a_platform() -> None:
+    from lokulmem.extraction.attribute_fragments import DEVICE_NAMES
+    from lokulmem.extraction.attribute_rules import _PLATFORMS
+
+    assert set(DEVICE_NAMES) == set(_PLATFORMS)

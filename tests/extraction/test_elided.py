@@ -33,6 +33,12 @@ CFG = Config()
         ("Quit my job on Friday!", "I quit my job on Friday!"),
         ("Cut right down, one coffee a day max now.", "I cut right down, one coffee a day max now."),
         ("Hurt my back lifting boxes.", "I hurt my back lifting boxes."),
+        # A first or last stretch somewhere, said as a noun phrase.
+        (
+            "First week back at work after leave, it's been a lot.",
+            "My first week back at work after leave, it's been a lot.",
+        ),
+        ("Last day at Deloitte today!", "My last day at Deloitte today!"),
     ],
 )
 def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
@@ -66,6 +72,10 @@ def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
         # ... and not before anything else: a request to the assistant.
         "Cut the intro please.",
         "Split this into two parts.",
+        # ... nor a time ("last week" is the one before), nor a stretch with a verb of its own.
+        "Last week at work was hard.",
+        "Last day of school!",
+        "First night in the new flat and the heating broke.",
     ],
 )
 def test_what_a_dropped_i_does_not_explain_is_left_alone(said: str) -> None:

@@ -67,6 +67,7 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("What show am I watching?", {"user.watching"}),
         ("What dog do I have?", {"user.pet_name:dog"}),
         ("Am I on a diet?", {"user.diet"}),
+        ("Do I have any dietary needs?", {"user.diet"}),
         ("Which team am I on at work?", {"user.work_team"}),
         ("Who is our mortgage with?", {"user.provider:mortgage"}),
         ("Who is my car insurance with?", {"user.provider:car-insurance"}),

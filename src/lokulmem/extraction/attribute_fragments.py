@@ -9,6 +9,8 @@ from .lexicon import PET_KINDS
 __all__ = [
     "ADV",
     "COURSE",
+    "DEVICE",
+    "DEVICE_NAMES",
     "END",
     "HOME_END",
     "HOME_WORDS",
@@ -48,7 +50,25 @@ PLACE = PLACE_NAME + (
 )
 #: Words that open a sentence with a capital and name no place ("This is home now.").
 NOT_A_PLACE = "this|that|it|here|there|which|what|where|who|he|she|they|the|a|an|my|our|your|his|her|their"
-HOME_WORDS = r"(?:place|flat|apartment|house|home|room|studio|condo)"
+HOME_WORDS = r"(?:place|flat|apartment|house|home|room|studio|condo|cottage|bungalow|maisonette|townhouse)"
+#: The phones and computers (and their systems) a platform rule names; each maps to
+#: its slot and value in :mod:`.attribute_rules` (``_PLATFORMS``).
+DEVICE_NAMES = (
+    "windows",
+    "linux",
+    "ubuntu",
+    "macos",
+    "mac",
+    "macbook",
+    "chromebook",
+    "iphone",
+    "ios",
+    "android",
+    "pixel",
+    "samsung",
+    "blackberry",
+)
+DEVICE = r"(?P<v>" + "|".join(DEVICE_NAMES) + r")\b"
 #: Words after "drive" that name no car: where, how or how much one drives.
 NOT_A_CAR = (
     r"(?:in|to|into|from|home|back|around|round|down|up|out|off|over|through|for|with|at|on|by|"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .attribute_fragments import (
     ADV,
+    DEVICE,
     END,
     HOME_WORDS,
     NEG,
@@ -98,7 +99,8 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     ),
     (
         "residence_now",
-        r"\bi(?:'m|\s+am)?\s+(?:now\s+|currently\s+|still\s+)?(?:rent|renting)\s+(?:an?|the)\s+"
+        r"\b(?:i(?:'m|\s+am)?|we(?:'re|\s+are)?)\s+(?:now\s+|currently\s+|still\s+)?(?:rent|renting)\s+"
+        r"(?:an?|the)\s+"
         r"(?:[a-z0-9\-]+\s+)?" + HOME_WORDS + r"\s+in\s+" + PLACE,
     ),
     ("residence_now", r"\bwe(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?relocated\s+to\s+" + PLACE),
@@ -108,7 +110,22 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     (
         "residence_now",
         r"\b(?:got|bought|found|moved\s+into|got\s+the\s+keys?\s+(?:to|for))\s+(?:my|our|a|an)\s+"
-        r"(?:(?:own|new|first|little|small)\s+)*" + HOME_WORDS + r"\s+in\s+" + PLACE,
+        r"(?:(?:own|new|first|little|small)\s+)*"
+        + HOME_WORDS
+        + r"(?:\s+(?:that\s+)?(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:bought|found|got|rented))?\s+in\s+"
+        + PLACE,
+    ),
+    # "We're in a cottage outside Bath now.", "I'm now in a flat near Leeds.": the home
+    # one is in, said with "now" (without it, a stay: "we're in a cottage in Devon").
+    (
+        "residence_now",
+        r"\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+now\s+(?:living\s+)?in\s+(?:an?|our|my)\s+"
+        r"(?:[a-z\-]+\s+){0,2}?" + HOME_WORDS + r"\s+(?:in|outside|near)\s+" + PLACE,
+    ),
+    (
+        "residence_now",
+        r"\b(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:living\s+)?in\s+(?:an?|our|my)\s+"
+        r"(?:[a-z\-]+\s+){0,2}?" + HOME_WORDS + r"\s+(?:in|outside|near)\s+" + PLACE_NAME + r"\s+now\b",
     ),
     # "I'm in Vancouver now" / "I'm now in Vancouver": a place name, said with "now".
     ("residence_now", r"\bi(?:'m|\s+am)\s+in\s+(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,3}?)\s+now\b"),
@@ -145,6 +162,20 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         + VALUE
         + END,
     ),
+    # "On Monday I join KPMG.", "I'm joining Arup in May": said with when (a name or an
+    # employer word; "I'm joining Sarah for lunch" is said with what for, and sets nothing).
+    (
+        "employer_start",
+        r"\bi(?:'m|\s+am|'ll|\s+will)?" + ADV + r"\s+(?:be\s+)?(?:join|joining)\s+(?:the\s+)?"
+        r"(?P<v>[a-z0-9][a-z0-9&'.\-]*(?:\s+(?!(?:for|with|to|at|and|but|in|on)\b)[a-z0-9][a-z0-9&'.\-]*){0,3}?)"
+        r"(?=\s*(?:[.;!?]|$)|\s+(?:on|from|next|this|tomorrow|today|after|as|once|soon|in\s+"
+        r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+        r"the\s+new\s+year|a\s+(?:week|fortnight|month)|\w+\s+weeks))\b)",
+    ),
+    # "First day at Canva tomorrow!" (the "My" chat drops is put back before rules read).
+    ("employer_start", r"\bmy\s+first\s+(?:day|week)\s+(?:at|with)\s+(?:the\s+)?" + VALUE + END),
+    # "Last day at Deloitte today!": the employer one leaves (a name).
+    ("employer_left", r"\bmy\s+(?P<neg>last)\s+day\s+(?:at|with)\s+" + VALUE + END),
     # "I accepted an offer from Bosch": a job offer, taken (a name: "an offer from a buyer" is none).
     (
         "employer",
@@ -167,24 +198,22 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     (
         "platform",
         r"\bi" + ADV + r"(?:\s+(?:use|uses|using|own|have|switched to|changed to|moved to|got)|"
-        r"'m\s+(?:an?\s+|on\s+)|\s+am\s+(?:an?\s+|on\s+))\s*(?:an?\s+|the\s+|my\s+)?"
-        r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|"
-        r"blackberry)\b",
+        r"'m\s+(?:an?\s+|on\s+)|\s+am\s+(?:an?\s+|on\s+))\s*(?:an?\s+|the\s+|my\s+)?" + DEVICE,
     ),
+    # "My new Pixel 9 arrived today": the new one is the one in use.
+    ("platform", r"\bmy\s+(?:brand\s+)?new\s+" + DEVICE),
     # "Finally replaced the ThinkPad with a MacBook Air.": the machine that replaced it.
     (
         "platform",
         r"\b(?:replaced|swapped|traded\s+in)\s+(?:my|the|our)\s+[^,.;!?]{1,30}?\s+(?:with|for)\s+"
-        r"(?:an?\s+|the\s+)?(?:new\s+|shiny\s+)?(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|"
-        r"iphone|android|pixel|samsung|blackberry)\b",
+        r"(?:an?\s+|the\s+)?(?:new\s+|shiny\s+)?" + DEVICE,
     ),
     # "I switched my dev machine to Windows.", "I do my coding on Linux."
     (
         "platform",
         r"\bi" + ADV + r"\s+(?:(?:switched|moved|changed|put)\s+(?:my|our)\s+(?:[a-z\-]+\s+){0,2}?"
         r"(?:machine|laptop|computer|pc|desktop|phone)\s+(?:over\s+)?to|(?:code|program|develop|work)\s+on|"
-        r"do\s+(?:my|all\s+my|most\s+of\s+my)\s+(?:coding|programming|work|dev\s+work)\s+on)\s+"
-        r"(?P<v>windows|linux|ubuntu|macos|mac|macbook|chromebook|iphone|ios|android|pixel|samsung|blackberry)\b",
+        r"do\s+(?:my|all\s+my|most\s+of\s+my)\s+(?:coding|programming|work|dev\s+work)\s+on)\s+" + DEVICE,
     ),
     # How one gets to work: "I take the bus to work" / "I cycle to work".
     (
@@ -238,13 +267,14 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         "job_retired",
         r"\bi" + ADV + r"\s+(?:finally\s+)?retired\b[^.!?;]{0,60}?\bas\s+an?\s+" + VALUE + END,
     ),
-    # "I teach chemistry at a secondary school": the subject taught names the job
+    # "I teach chemistry at a secondary school", "I teach year 6 at a primary": the
+    # subject or the class taught names the job
     # ("I teach at a school", "I teach kids to swim": no subject, no job).
     (
         "job_teach",
         r"\bi" + ADV + r"\s+teach\s+(?!(?:at|in|to|for|with|on|from|part|full|online|remotely|here|"
         r"there|kids|children|students|people|them|it|him|her|myself|a|an|the|my|our)\b)"
-        r"(?P<v>[a-z][a-z\- ]{1,40}?)(?=\s+(?:at|in|to|for|with|on|now|these\s+days|nowadays)\b"
+        r"(?P<v>[a-z][a-z0-9\- ]{1,40}?)(?=\s+(?:at|in|to|for|with|on|now|these\s+days|nowadays)\b"
         r"|\s*(?:[,.;!?]|\band\b|\bbut\b|$))",
     ),
     ("name", r"\bmy\s+name(?:\s+is|'s)\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + END),

@@ -81,6 +81,8 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:now\s+)?(?:seeing|dating)\s+"
         r"(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|lass)|[a-z]+\s+from\s+work)\b",
     ),
+    # "I'm off the market": taken.
+    ("relationship_dating", r"\bi(?:'m|\s+am)\s+(?:officially\s+|now\s+)?off\s+the\s+market\b"),
     # A couple's event, told of "we" or "<someone> and I": "We separated this
     # spring.", "Marco and I split up in March.", "We got engaged!" (the clause
     # ends or says when: "we split up into teams" is none).
@@ -199,11 +201,13 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi(?:'m|\s+am)\s+(?:now\s+|still\s+)?(?:doing|studying\s+for)\s+(?:an?\s+|my\s+)?"
         r"(?:(?:part|full)-time\s+|online\s+)?(?P<v>" + DEGREES + r")\b",
     ),
-    # ... and left: "I dropped out of the MBA.", "I quit my nursing degree." (the
+    # ... and left or done: "I dropped out of the MBA.", "I quit my nursing degree.",
+    # "I finished my masters last month." (the
     # course's subject, or the degree: the value the rules above read).
     (
         "study_left",
-        r"\bi(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?P<neg>dropped\s+out\s+of|quit|gave\s+up(?:\s+on)?)\s+"
+        r"\bi(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?P<neg>dropped\s+out\s+of|quit|gave\s+up(?:\s+on)?|"
+        r"finished|completed)\s+"
         r"(?:the|my)\s+(?:(?:part|full)-time\s+|online\s+)?(?:(?P<v>" + DEGREES + r")\b"
         r"|(?P<v2>[a-z][a-z\-]*)\s+(?:degree|diploma|course|programme|program)\b)",
     ),

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from .attribute_fragments import HOME_WORDS
 from .attribute_patterns import PATTERNS
 from .lexicon import CAR_WORDS, EXCLUSIVE_RELATIONS, JOB_WORDS, LATIN_LETTERS
 
@@ -40,7 +41,7 @@ _PREFER_TAIL = re.compile(
 #: Verbs after which an employer rule's value must be a name or an employer word
 #: ("I joined a gym", "I accepted an offer from a buyer": no employer).
 JOINED = re.compile(
-    r"\b(?:joined|start(?:ed|ing)?\s+(?:my\s+(?:new\s+)?job\s+)?at|accepted)\b", re.IGNORECASE
+    r"\b(?:join(?:ed|ing)?|start(?:ed|ing)?\s+(?:my\s+(?:new\s+)?job\s+)?at|accepted)\b", re.IGNORECASE
 )
 EMPLOYER_WORDS = re.compile(
     r"\b(?:company|firm|startup|agency|bank|hospital|clinic|school|university|studio|office|practice|"
@@ -110,6 +111,18 @@ _START_TAIL = re.compile(r"\s+(?:on|in|from|next|this|tomorrow|today|after|at|as
 
 def _keep(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return attribute, value
+
+
+#: A home and where it is ("flat in leeds", "small house near york"): the place is the value.
+_HOME_IN = re.compile(
+    r"^(?:[a-z\-]+\s+){0,2}?" + HOME_WORDS + r"\s+(?:in|near|outside|just\s+outside)\s+(?P<place>\S.*)$"
+)
+
+
+def _residence(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    # "I live in a flat in Leeds" and "I live in Leeds" name one place.
+    home = _HOME_IN.match(value)
+    return attribute, home.group("place") if home else value
 
 
 def _study(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
@@ -280,13 +293,14 @@ class Rule:
 
 #: Per-rule settings; a rule not named here keeps its value as matched (minus the tail).
 _SETTINGS: Mapping[str, Mapping[str, object]] = {
-    "residence": {"tail": _TIME_TAIL},
+    "residence": {"tail": _TIME_TAIL, "finish": _residence},
     "prefers": {"tail": _TIME_TAIL, "finish": _prefers},
     "favorite": {"tail": _TIME_TAIL, "finish": _favorite},
     "employer": {"employer_words": True},
     "employer_start": {"attribute": "employer", "employer_words": True, "tail": _START_TAIL},
     "household_alone": {"attribute": "household", "default": "alone"},
     "employer_at": {"attribute": "employer", "proper": True},
+    "employer_left": {"attribute": "employer", "proper": True, "tail": _START_TAIL},
     "residence_now": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
     "residence_perfect": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
     "school": {"proper": True, "tail": _TIME_TAIL},

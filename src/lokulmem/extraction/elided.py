@@ -15,7 +15,9 @@ instead"; a fragment that opens with "and" or "then" is left as it is):
 * "been": "I've been …";
 * a present participle: "I'm planning …";
 * a verb of liking or wanting in the present: "I love …";
-* an adjective of how one feels, followed by what it is about: "I'm excited to …".
+* an adjective of how one feels, followed by what it is about: "I'm excited to …";
+* a first or last day (week, shift …) somewhere, with no verb of its own: "First
+  week back at work after maternity leave.", "Last day at Deloitte today!" → "My …".
 
 It leaves alone what may be something else, or nothing to remember: short
 reactions that end on what the listener said ("Loved it!", "Enjoyed reading
@@ -106,6 +108,14 @@ _OBJECTS = frozenset("it this that".split())
 _SHORT_REACTION = 4
 _BACK_REFERENCES = frozenset("it that this them you those these".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+#: A first or last stretch of something the speaker does, said as a noun phrase
+#: ("First week back at work …", "Last day at Deloitte today!").  "Last" only with
+#: "day": "last week at work" is the week before, not the speaker's last.
+_OWN_STRETCH = re.compile(
+    r"^(?:first|second|third|final)\s+(?:day|week|month|shift|night|term|semester)\s+"
+    r"(?:back\s+)?(?:at|in|on|as|with)\b|^last\s+day\s+(?:at|in|on|as|with)\b",
+    re.IGNORECASE,
+)
 
 
 def restore_subject(sentence: str) -> str:
@@ -124,6 +134,9 @@ def restore_subject(sentence: str) -> str:
     if low.endswith("ing") and _has_own_verb(sentence, start=sentence.find(first) + len(first)):
         return sentence  # "Watching that film made me cry.": the "-ing" phrase is the subject
     subject = _subject_for(low, following)
+    if subject is None and _OWN_STRETCH.match(sentence[sentence.find(first) :]):
+        if not _has_own_verb(sentence, start=sentence.find(first)):
+            subject = "My"
     if subject is None:
         return sentence
     start = sentence.find(words[0])

@@ -106,6 +106,7 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\bwhat\s+(?:diet|kind of diet)\s+(?:do|does)\s+{_SUBJ}\b",
             rf"\b{_POSS}\s+diet\b",
             rf"\b(?:am|is)\s+{_SUBJ}\s+(?:still\s+)?on\s+a\s+diet\b",
+            r"\b(?:dietary|food)\s+(?:needs|requirements|restrictions)\b",
         ),
     ),
     (
