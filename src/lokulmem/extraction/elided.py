@@ -134,9 +134,9 @@ def restore_subject(sentence: str) -> str:
     if low.endswith("ing") and _has_own_verb(sentence, start=sentence.find(first) + len(first)):
         return sentence  # "Watching that film made me cry.": the "-ing" phrase is the subject
     subject = _subject_for(low, following)
-    if subject is None and _OWN_STRETCH.match(sentence[sentence.find(first) :]):
-        if not _has_own_verb(sentence, start=sentence.find(first)):
-            subject = "My"
+    at = sentence.find(first)
+    if subject is None and _OWN_STRETCH.match(sentence[at:]) and not _has_own_verb(sentence, start=at):
+        subject = "My"
     if subject is None:
         return sentence
     start = sentence.find(words[0])
