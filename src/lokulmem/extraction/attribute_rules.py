@@ -29,13 +29,24 @@ Finish = Callable[[str, Groups, str], "tuple[str, str] | None"]
 
 _NOT_A_SUBJECT = frozenset("at in on for with every hard late early night nights alone together".split())
 _ARTICLES = re.compile(r"^(?:the|a|an|my|our)\s+")
-_VALUE_TAIL = re.compile(
-    r"\s+(?:last|this|next|yesterday|today|tomorrow|anymore|any more|these days|lately|"
-    r"recently|since|ago|at|for|in|from|until)\b.*$"
-)
-_PREFER_TAIL = re.compile(
-    r"\s+(?:over|to|than|instead|rather|when|because|since|for|in|on|at|during|with|while)\b.*$"
-)
+
+
+def _tail(*words: str) -> re.Pattern[str]:
+    """What is cut from the end of a value: the first of ``words`` and all after it."""
+    return re.compile(r"\s+(?:" + "|".join(words) + r")\b.*$")
+
+
+#: Words that say when, and trail a time-sensitive value ("Lisbon since May" → "lisbon").
+_WHEN = ("last", "this", "next", "anymore", "any more", "these days", "since", "ago")
+_TIME_TAIL = _tail(*_WHEN)
+#: The default: when, or where and for how long ("Stripe for two years", "Acme at the moment").
+_VALUE_TAIL = _tail(*_WHEN, *"yesterday today tomorrow lately recently at for in from until".split())
+#: What trails a provider's name ("Halifax in the autumn", "Direct Line this year").
+_PROVIDER_TAIL = _tail(*_WHEN, *"in on after before when because from until at for".split())
+#: What trails the employer of a job about to start ("Canva on Monday", "the BBC in May").
+_START_TAIL = _tail(*"on in from next this tomorrow today after at as once when soon".split())
+#: What trails a preference ("tea over coffee" → "tea").
+_PREFER_TAIL = _tail(*"over to than instead rather when because since for in on at during with while".split())
 
 
 #: Verbs after which an employer rule's value must be a name or an employer word
@@ -96,17 +107,6 @@ _ORDINALS = {"second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": 
 def norm_value(value: str) -> str:
     v = re.sub(r"\s+", " ", value.lower()).strip(" .,'\"")
     return _ARTICLES.sub("", v)
-
-
-#: What trails a time-sensitive value and is cut ("Lisbon since May" → "lisbon").
-_TIME_TAIL = re.compile(r"\s+(?:last|this|next|anymore|any more|these days|since|ago)\b.*$")
-#: What trails a provider's name ("Halifax in the autumn", "Direct Line this year").
-_PROVIDER_TAIL = re.compile(
-    r"\s+(?:last|this|next|anymore|any more|these days|since|ago|in|on|after|before|when|because|"
-    r"from|until|at|for)\b.*$"
-)
-#: What trails the employer of a job about to start ("Canva on Monday", "the BBC in May").
-_START_TAIL = re.compile(r"\s+(?:on|in|from|next|this|tomorrow|today|after|at|as|once|when|soon)\b.*$")
 
 
 def _keep(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
