@@ -39,3 +39,11 @@ def test_a_slot_of_the_users_own_told_without_i_is_about_the_user() -> None:
     assert home.specificity == pytest.approx(c.specificity_weights.self_statement)
     world = analyze_text("Water boils at 100 degrees.", c)
     assert world.impersonal and not world.features.self_statement
+
+
+def test_a_slot_without_a_content_word_is_a_fact_not_chitchat() -> None:
+    # "I'm 34." has no word of three letters, but it sets the user's age.
+    a = analyze_text("I'm 34.", Config())
+    assert a.attribute is not None and a.attribute.key == "user.age"
+    assert not a.chitchat
+    assert analyze_text("Thanks, Dana!", Config()).chitchat

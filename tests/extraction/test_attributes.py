@@ -199,6 +199,7 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I finished my masters last month.", "user.study", "masters"),
         ("I teach year 6 at a primary school.", "user.job", "year 6 teacher"),
         ("Deleted the apps, I'm off the market.", "user.relationship_status", "dating"),
+        ("I turned 35 on Saturday.", "user.age", "35"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -289,6 +290,7 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I'm joining a choir in January.",
         "My last day at the beach, sadly.",
         "My new phone case arrived.",
+        "I turned 35 pages today.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:

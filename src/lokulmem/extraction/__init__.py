@@ -195,7 +195,8 @@ def analyze_text(sentence: str, config: Config) -> Analysis:
         rule_types=tuple(types),
         valence=valence(said),
         question=is_question(said),
-        chitchat=is_chitchat(said),
+        # "I'm 34." has no content word, but it sets the user's age: a fact, not chitchat.
+        chitchat=is_chitchat(said) and not own_slot,
         listener=about_listener(said),
         request=is_request(said),
         impersonal=is_impersonal(said, feats) and not own_slot,

@@ -280,7 +280,12 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     ("name", r"\bmy\s+name(?:\s+is|'s)\s+(?P<v>[a-z][a-z'\-]*(?:\s+[a-z][a-z'\-]*)?)" + END),
     ("name", r"\b(?:call me|i go by)\s+(?P<v>[a-z][a-z'\-]*)" + END),
     ("age", SUBJECT + r"(?:'m|\s+am|\s+is|'s)\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?" + END),
-    ("age", SUBJECT + r"\s+(?:just\s+)?turned\s+(?P<v>\d{1,3})" + END),
+    # "I turned 35 on Saturday." (said with when).
+    (
+        "age",
+        SUBJECT + r"\s+(?:just\s+)?turned\s+(?P<v>\d{1,3})"
+        r"(?=\s*(?:[,.;!?]|$)|\s+(?:on|last|this|in|yesterday|today|and|but|years?)\b)",
+    ),
 )
 
 #: Every pattern, in the order the rules are tried.
