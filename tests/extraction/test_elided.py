@@ -39,6 +39,10 @@ CFG = Config()
             "My first week back at work after leave, it's been a lot.",
         ),
         ("Last day at Deloitte today!", "My last day at Deloitte today!"),
+        ("Still at Stripe, busy as ever.", "I'm still at Stripe, busy as ever."),
+        ("Long day at the depot, but we got it done.", "I had a long day at the depot, but we got it done."),
+        ("Another busy week on the ward.", "I had another busy week on the ward."),
+        ("Still in Leipzig and not planning to leave.", "I'm still in Leipzig and not planning to leave."),
     ],
 )
 def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
@@ -76,6 +80,10 @@ def test_a_dropped_i_is_put_back(said: str, read: str) -> None:
         "Last week at work was hard.",
         "Last day of school!",
         "First night in the new flat and the heating broke.",
+        "Still in the box is the old lamp.",  # a verb of its own
+        "In Leeds now.",  # no "still": where, but said of anyone
+        "Long day at the office was what he said.",  # a verb of its own
+        "Long days in summer.",  # no place after the day
     ],
 )
 def test_what_a_dropped_i_does_not_explain_is_left_alone(said: str) -> None:

@@ -17,7 +17,11 @@ instead"; a fragment that opens with "and" or "then" is left as it is):
 * a verb of liking or wanting in the present: "I love …";
 * an adjective of how one feels, followed by what it is about: "I'm excited to …";
 * a first or last day (week, shift …) somewhere, with no verb of its own: "First
-  week back at work after maternity leave.", "Last day at Deloitte today!" → "My …".
+  week back at work after maternity leave.", "Last day at Deloitte today!" → "My …";
+* "still" before where one is, with no verb of its own: "Still at Stripe, busy as
+  ever." → "I'm still at Stripe, …";
+* the kind of day (week, shift …) one had somewhere: "Long day at Canonical, but the
+  release went out." → "I had a long day at Canonical, …".
 
 It leaves alone what may be something else, or nothing to remember: short
 reactions that end on what the listener said ("Loved it!", "Enjoyed reading
@@ -108,6 +112,15 @@ _OBJECTS = frozenset("it this that".split())
 _SHORT_REACTION = 4
 _BACK_REFERENCES = frozenset("it that this them you those these".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+#: Where one still is, after an opening "Still" ("Still at Stripe", "Still in Leipzig").
+_STILL_WHERE = frozenset("at in with on".split())
+#: The kind of day (week, shift …) one had somewhere ("Long day at Canonical",
+#: "Another long week on the ambulance"): "I had a …".
+_KIND_OF_DAY = re.compile(
+    r"^(?:another\s+)?(?:long|busy|hard|good|great|rough|tough|quiet|lovely|productive|crazy|hectic|slow|"
+    r"brutal|mad|fun)\s+(?:day|week|shift|night|morning|month)\s+(?:at|on|in|with)\b",
+    re.IGNORECASE,
+)
 #: A first or last stretch of something the speaker does, said as a noun phrase
 #: ("First week back at work …", "Last day at Deloitte today!").  "Last" only with
 #: "day": "last week at work" is the week before, not the speaker's last.
@@ -135,8 +148,13 @@ def restore_subject(sentence: str) -> str:
         return sentence  # "Watching that film made me cry.": the "-ing" phrase is the subject
     subject = _subject_for(low, following)
     at = sentence.find(first)
-    if subject is None and _OWN_STRETCH.match(sentence[at:]) and not _has_own_verb(sentence, start=at):
-        subject = "My"
+    if subject is None and not _has_own_verb(sentence, start=at):
+        if _OWN_STRETCH.match(sentence[at:]):
+            subject = "My"
+        elif low in _STILL_WHERE and lead > 0 and words[lead - 1].lower() == "still":
+            subject = "I'm"
+        elif _KIND_OF_DAY.match(sentence[at:]):
+            subject = "I had" if low == "another" else "I had a"
     if subject is None:
         return sentence
     start = sentence.find(words[0])
