@@ -54,6 +54,7 @@ COVERED_BY = {
     "extraction/attribute_patterns_life.py": "extraction/test_attributes.py",
     "extraction/attribute_patterns_services.py": "extraction/test_attributes.py",
     "extraction/attribute_patterns_daily.py": "extraction/test_attributes.py",
+    "extraction/attribute_patterns_study.py": "extraction/test_attributes.py",
     "extraction/attribute_rules.py": "extraction/test_attributes.py",
     "extraction/lexicon.py": "extraction/test_classify.py",
     "extraction/quality.py": "test_transfer.py",

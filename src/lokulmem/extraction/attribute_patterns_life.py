@@ -1,5 +1,6 @@
 """The attribute rules' patterns after home, work, name and age, as data: diet,
-relationships, cars, preferences, origins, pets, study, bedtime and weight, the
+relationships, cars, preferences, origins, pets, study (its own module,
+:mod:`.attribute_patterns_study`), bedtime and weight, the
 work mode, hours and shifts, rent and tenure, banks and providers, languages,
 projects, sleep, and the people one names.
 
@@ -12,10 +13,8 @@ from __future__ import annotations
 
 from .attribute_fragments import (
     ADV,
-    COURSE,
     END,
     HOME_END,
-    INSTITUTION,
     MONEY,
     NEG,
     NOT_A_CAR,
@@ -26,10 +25,9 @@ from .attribute_fragments import (
     SUBJECT,
     VALUE,
 )
+from .attribute_patterns_study import STUDY_PATTERNS
 from .lexicon import DIETS, RELATIONSHIP_STATUSES
 
-#: Degrees named alone ("an MBA", "my PhD").
-DEGREES = r"mba|phd|master'?s|masters|pgce|llm|bsc|msc|ba|ma"
 #: The friend one calls best ("my best friend", "my closest friend").
 FRIEND = r"(?:best|closest)\s+friend"
 
@@ -151,66 +149,7 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?P<v>red|blue|green|black|white|silver|grey|gray|yellow|orange|purple|pink|brown|"
         r"blonde|blond|dark|light)\b",
     ),
-    # The school one attends: "I go to Kingston University" / "I transferred to
-    # Leeds Beckett University" / "I study at the University of Bath".
-    (
-        "school",
-        SUBJECT
-        + r"(?:'m|\s+am)?"
-        + ADV
-        + r"\s+(?:go|goes|going|transferred|transfer|switched|moved|study|studies|studying|enrolled|"
-        + r"a student)\s+(?:to|at|in)\s+(?:the\s+)?"
-        + INSTITUTION,
-    ),
-    (
-        "study",
-        SUBJECT
-        + r"(?:'m|\s+am)?"
-        + ADV
-        + r"(?:\s+(?:switched|changed|moved)\s+to|\s+(?:started|began))?"
-        + r"\s+(?:study|studies|studying|major in|majoring in)\s+"
-        + VALUE
-        + END,
-    ),
-    # The course by its qualification: "I'm studying for a law degree.", "I enrolled
-    # in a nursing diploma.", "I'm doing a master's in data science."
-    (
-        "study",
-        r"\bi(?:'m|\s+am|'ve|\s+have)?\s+(?:now\s+|just\s+)?(?:studying\s+for|doing|enrolled\s+(?:in|on))\s+"
-        r"(?:an?|my)\s+" + COURSE,
-    ),
-    # "I transferred to a midwifery course." (a course one moves to is what one studies).
-    (
-        "study",
-        r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:transferred|switched|changed)\s+(?:over\s+)?(?:to|onto)\s+"
-        r"(?:a|an|the)\s+(?P<v>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+(?:course|degree|programme|program)\b",
-    ),
-    (
-        "study",
-        r"\bi\s+(?:dropped\s+out\s+of|left|quit|finished)\s+[^,.;!?]{1,40}?\s+and\s+(?:then\s+)?"
-        r"enrolled\s+(?:in|on)\s+(?:an?|my)\s+" + COURSE,
-    ),
-    (
-        "study",
-        r"\bi(?:'m|\s+am)\s+(?:now\s+)?doing\s+(?:an?\s+|my\s+)?(?:master'?s|masters|phd|degree|diploma|"
-        r"ba|bsc|msc|ma)\s+in\s+" + VALUE + END,
-    ),
-    # A course by its degree alone: "I'm doing a part-time MBA at Warwick."
-    (
-        "study",
-        r"\bi(?:'m|\s+am)\s+(?:now\s+|still\s+)?(?:doing|studying\s+for)\s+(?:an?\s+|my\s+)?"
-        r"(?:(?:part|full)-time\s+|online\s+)?(?P<v>" + DEGREES + r")\b",
-    ),
-    # ... and left or done: "I dropped out of the MBA.", "I quit my nursing degree.",
-    # "I finished my masters last month." (the
-    # course's subject, or the degree: the value the rules above read).
-    (
-        "study_left",
-        r"\bi(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?P<neg>dropped\s+out\s+of|quit|gave\s+up(?:\s+on)?|"
-        r"finished|completed)\s+"
-        r"(?:the|my)\s+(?:(?:part|full)-time\s+|online\s+)?(?:(?P<v>" + DEGREES + r")\b"
-        r"|(?P<v2>[a-z][a-z\-]*)\s+(?:degree|diploma|course|programme|program)\b)",
-    ),
+    *STUDY_PATTERNS,
     ("team", SUBJECT + ADV + r"\s+(?:support|supports|root for)\s+" + VALUE + END),
     # Where the user's office (gym, studio) is, and where it moved: "My office is
     # in Leeds.", "Our office moved to the docks."
