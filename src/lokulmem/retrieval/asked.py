@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..extraction.lexicon import PET_KINDS, RELATIONS
+from ..extraction.lexicon import DIETS, PET_KINDS, RELATIONS
 
 __all__ = ["ASKED", "ASKED_TYPES", "asked_attributes", "asked_types"]
 
@@ -97,6 +97,8 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("car",),
         (
             rf"\bwhat\s+(?:car\s+)?(?:do|does)\s+{_SUBJ}\s+drive\b",
+            rf"\bwhat\s+car\s+(?:have|has)\s+{_SUBJ}\s+got\b",
+            rf"\bwhat\s+car\s+(?:do|does)\s+{_SUBJ}\s+(?:have|own)\b",
             rf"\b{_POSS}\s+car\b(?!\s+(?:insurance|loan|finance|tax|park|parking|keys?|wash|seat|boot)\b)",
         ),
     ),
@@ -107,6 +109,8 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\b{_POSS}\s+diet\b",
             rf"\b(?:am|is)\s+{_SUBJ}\s+(?:still\s+)?on\s+a\s+diet\b",
             r"\b(?:dietary|food)\s+(?:needs|requirements|restrictions)\b",
+            rf"\b(?:am|is)\s+{_SUBJ}\s+(?:still\s+)?(?:an?\s+)?(?:{'|'.join(sorted(DIETS))})\b",
+            rf"\b(?:do|does)\s+{_SUBJ}\s+(?:still\s+)?eat\s+(?:meat|fish|dairy|eggs|animal\s+products)\b",
         ),
     ),
     (
@@ -196,7 +200,40 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             rf"\bwhat\s+(?:am|is)\s+{_SUBJ}\s+(?:currently\s+|still\s+|now\s+)?watching\b",
         ),
     ),
-    (("team",), (rf"\bwhich\s+team\s+(?:do|does)\s+{_SUBJ}\s+support\b",)),
+    (
+        ("team",),
+        (
+            rf"\b(?:which|what)\s+(?:football\s+|rugby\s+|baseball\s+)?team\s+(?:do|does)\s+{_SUBJ}\s+support\b",
+            rf"\bwho\s+(?:do|does)\s+{_SUBJ}\s+support\b",
+        ),
+    ),
+    (
+        ("bank",),
+        (
+            rf"\b(?:which|what)\s+bank\s+(?:do|does|am|is)\s+{_SUBJ}\b",
+            rf"\bwho\s+(?:do|does)\s+{_SUBJ}\s+bank\s+with\b",
+            rf"\b{_POSS}\s+bank\b(?!\s+(?:holiday|balance|card|details|account\s+number)\b)",
+        ),
+    ),
+    (
+        ("shift",),
+        (
+            rf"\b(?:which|what)\s+shifts?\s+(?:do|does|am|is)\s+{_SUBJ}\b",
+            rf"\b(?:do|does)\s+{_SUBJ}\s+(?:still\s+)?work\s+(?:nights|days|lates|earlies|night\s+shifts?)\b",
+            rf"\b{_POSS}\s+shifts?\b",
+        ),
+    ),
+    (
+        ("home_language",),
+        (rf"\bwhat\s+languages?\s+(?:do|does)\s+{_SUBJ}\s+speak\s+at\s+home\b",),
+    ),
+    (
+        ("code_language",),
+        (
+            rf"\bwhat\s+(?:programming\s+|coding\s+)language\s+(?:do|does)\s+{_SUBJ}\b",
+            rf"\bwhat\s+language\s+(?:do|does)\s+{_SUBJ}\s+(?:code|program)\s+in\b",
+        ),
+    ),
     (
         ("relationship_status",),
         (
@@ -230,7 +267,10 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     (
         ("provider:internet",),
-        (rf"\b{_POSS}\s+(?:internet|broadband|wi-?fi)\s+(?:provider|company|plan|contract|supplier)\b",),
+        (
+            rf"\b{_POSS}\s+(?:internet|broadband|wi-?fi)\s+(?:provider|company|plan|contract|supplier)\b",
+            rf"\b(?:which|what)\s+(?:broadband|internet|wi-?fi)(?:\s+provider)?\s+(?:do|does|am|is)\s+{_SUBJ}\b",
+        ),
     ),
     (
         ("provider:energy",),
@@ -259,6 +299,32 @@ _ONE_PET = re.compile(
 _HOW_MANY = re.compile(
     r"\bhow\s+many\s+(?P<noun>kids|children|sons|daughters|brothers|sisters|siblings|grandchildren|cats|dogs)"
     r"\s+(?:do|have)\s+(?:i|we)\b",
+    re.IGNORECASE,
+)
+
+#: "Do I have a dog?" asks for the dog's name and the count of dogs.
+_HAVE_PET = re.compile(
+    rf"\b(?:do|does)\s+(?:i|we)\s+(?:still\s+)?(?:have|own)\s+(?:a|an|any)\s+(?P<kind>{_PETS})s?\b",
+    re.IGNORECASE,
+)
+#: "Do I have children?" asks for the counts of kids and of children.
+_HAVE_KIDS = re.compile(r"\b(?:do|does)\s+(?:i|we)\s+have\s+(?:any\s+)?(?:kids|children)\b", re.IGNORECASE)
+#: "Do I have a girlfriend?" asks for that relation and the relationship status.
+_HAVE_PARTNER = re.compile(
+    r"\b(?:do|does)\s+i\s+(?:still\s+)?have\s+an?\s+"
+    r"(?P<who>girlfriend|boyfriend|partner|husband|wife|fianc[ée]e?)\b",
+    re.IGNORECASE,
+)
+#: "Which gym do I go to?", "Where is my office?" ask for ``user.place:gym`` / ``:office``.
+_PLACE = re.compile(
+    r"\b(?:which|what)\s+(?P<place>gym|office|studio)\s+(?:do|does|am|is)\s+i\b"
+    r"|\bwhere(?:'s|\s+is)\s+my\s+(?P<at>office|gym|studio|workplace)\b",
+    re.IGNORECASE,
+)
+#: "What's my favourite band?" asks for ``user.favorite:band`` (the rules' key).
+_FAVORITE = re.compile(
+    r"\bmy\s+(?:absolute\s+)?(?:current\s+)?favou?rite\s+(?P<fav>[a-z]+(?:\s+[a-z]+)?)"
+    r"(?=\s*(?:[?.!,]|$)|\s+(?:at\s+the\s+moment|now|these\s+days|right\s+now|of\s+all\s+time)\b)",
     re.IGNORECASE,
 )
 
@@ -293,7 +359,23 @@ def asked_attributes(text: str) -> frozenset[str]:
     found.update(
         f"user.pet_name:{(m.group('pet') or m.group('kind')).lower()}" for m in _ONE_PET.finditer(text)
     )
+    found.update(_have(text))
     return frozenset(found)
+
+
+def _have(text: str) -> set[str]:
+    """The slots of the "Do I have …?", place and favourite questions."""
+    found: set[str] = set()
+    for m in _HAVE_PET.finditer(text):
+        kind = m.group("kind").lower()
+        found.update((f"user.pet_name:{kind}", f"user.count:{kind}s"))
+    if _HAVE_KIDS.search(text):
+        found.update(("user.count:kids", "user.count:children"))
+    for m in _HAVE_PARTNER.finditer(text):
+        found.update((f"user.relation:{m.group('who').lower()}", "user.relationship_status"))
+    found.update(f"user.place:{(m.group('place') or m.group('at')).lower()}" for m in _PLACE.finditer(text))
+    found.update(f"user.favorite:{m.group('fav').lower()}" for m in _FAVORITE.finditer(text))
+    return found
 
 
 #: (memory type, cue patterns): requests about a whole kind of memory.
