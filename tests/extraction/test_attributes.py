@@ -200,6 +200,9 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I teach year 6 at a primary school.", "user.job", "year 6 teacher"),
         ("Deleted the apps, I'm off the market.", "user.relationship_status", "dating"),
         ("I turned 35 on Saturday.", "user.age", "35"),
+        # Days a week: a slot of its own beside part-time ("four" and "4" agree).
+        ("I work four days a week.", "user.work_days", "4 days a week"),
+        ("I'm back to 5 days a week since the promotion.", "user.work_days", "5 days a week"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -291,6 +294,7 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "My last day at the beach, sadly.",
         "My new phone case arrived.",
         "I turned 35 pages today.",
+        "I go to the gym three days a week.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:

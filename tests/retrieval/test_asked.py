@@ -84,6 +84,7 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("What programming language do I use?", {"user.code_language"}),
         ("What's my favourite band?", {"user.favorite:band"}),
         ("What broadband do I have?", {"user.provider:internet"}),
+        ("How many days a week do I work?", {"user.work_days", "user.work_hours"}),
         ("What is my favourite thing to do on weekends?", set()),  # no thing the rules name
         ("Any plans for the bank holiday?", set()),
         ("Which team am I on at work?", {"user.work_team"}),

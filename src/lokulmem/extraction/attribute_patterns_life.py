@@ -216,6 +216,15 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?:to\s+(?:be|come|work)\s+)?(?:back\s+)?(?:in|into)\s+(?:the\s+)?office\b",
     ),
     ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
+    # Days a week (a slot of its own: "part-time" and "four days a week" both hold):
+    # "I work four days a week.", "I'm doing a four-day week.", "I'm back to five days
+    # a week."
+    (
+        "work_days",
+        r"\bi(?:'m|\s+am)?(?:\s+(?:now|back\s+to|back\s+on|currently|only|still))*\s+"
+        r"(?:(?:work|working|doing|on)\s+)?(?:an?\s+)?(?P<v>one|two|three|four|five|six|seven|[1-7])"
+        r"[- ]days?\s+(?:a\s+|per\s+)?week\b",
+    ),
     # The shift one works, and a change of it: "I work nights.", "I'm on the day
     # shift now.", "I switched to day shifts."
     (

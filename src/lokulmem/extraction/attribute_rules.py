@@ -218,6 +218,10 @@ def _number(attribute: str, groups: Groups, value: str) -> tuple[str, str] | Non
     return attribute, _NUMBER_WORDS.get(value, value)  # "eight hours" and "8 hours" agree
 
 
+def _days(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    return attribute, f"{_NUMBER_WORDS.get(value, value)} days a week"  # "four" and "4" agree
+
+
 def _weight(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     m = re.match(r"([\d.]+)\s?([a-z]+)", value)
     if m is None:
@@ -329,6 +333,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "bedtime": {"finish": _number},
     "weight": {"finish": _weight},
     "work_mode_recalled": {"attribute": "work_mode", "default": "in the office"},
+    "work_days": {"finish": _days},
     "provider": {"proper": True, "tail": _PROVIDER_TAIL, "finish": _provider},
     "car_swap": {"attribute": "car", "finish": _car_swap},
     "code_language": {"proper": True, "tail": _TIME_TAIL},

@@ -76,6 +76,10 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ),
     ),
     (
+        ("work_days", "work_hours"),
+        (rf"\bhow\s+many\s+days\s+(?:a|per)\s+week\s+(?:do|does)\s+{_SUBJ}\s+work\b",),
+    ),
+    (
         ("work_mode",),
         (
             rf"\bwhere\s+(?:do|does)\s+{_SUBJ}\s+work\s+from\b",
