@@ -200,6 +200,15 @@ def test_attributes_carry_entity_and_value() -> None:
         ("I teach year 6 at a primary school.", "user.job", "year 6 teacher"),
         ("Deleted the apps, I'm off the market.", "user.relationship_status", "dating"),
         ("I turned 35 on Saturday.", "user.age", "35"),
+        # Moved down (up, back …) to a place; the tube; a couple's household.
+        ("I moved down to Brighton last month.", "user.residence", "brighton"),
+        ("I moved to Lisbon in May.", "user.residence", "lisbon"),  # when is not the place
+        ("I moved to Android.", "user.platform:phone", "android"),  # a thing, not a place
+        ("I moved over to Neovim.", "user.editor", "neovim"),
+        ("I take the tube to work.", "user.commute", "tube"),
+        ("I cycle in every day now.", "user.commute", "bike"),
+        ("We live with my in-laws.", "user.household", "in-laws"),
+        ("We finally got our own place!", "user.household", "own place"),
         # Days a week: a slot of its own beside part-time ("four" and "4" agree).
         ("I work four days a week.", "user.work_days", "4 days a week"),
         ("I'm back to 5 days a week since the promotion.", "user.work_days", "5 days a week"),
@@ -295,6 +304,7 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "My new phone case arrived.",
         "I turned 35 pages today.",
         "I go to the gym three days a week.",
+        "I moved to a new team.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:

@@ -90,4 +90,5 @@ def test_tells_change_reads_each_kind_of_change_word() -> None:
     assert tells_change("User has no more football.")  # a replacement
     assert tells_change("User cut right down, one coffee a day.")  # a new value
     assert tells_change("User had to say goodbye to Biscuit yesterday.")  # a loss
+    assert tells_change("User had to step back from the helpline for a while.")  # a role ended
     assert not tells_change("User plays football on Wednesdays.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .attribute_fragments import (
     ADV,
     DEVICE,
+    DEVICE_NAMES,
     END,
     HOME_WORDS,
     NEG,
@@ -36,12 +37,21 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     ("household", r"\bi" + ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own)\b"),
     (
         "household",
-        r"\bi" + ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own|with\s+[a-z' ]{2,40}?)" + END,
+        r"\b(?:i|we)"
+        + ADV
+        + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own|with\s+[a-z' \-]{2,40}?)"
+        + END,
     ),
     (
         "household",
         r"\bi" + ADV + r"\s+(?:moved|moving)\s+(?:out(?:\s+(?:into|to))?|into|to)\s+"
         r"(?:a\s+place\s+of\s+my\s+own|my\s+own\s+(?P<v>place|apartment|flat|house|home))\b",
+    ),
+    # "We finally got our own place": the couple's own, no one else's.
+    (
+        "household",
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:got|found|bought)\s+(?:my|our)\s+own\s+"
+        r"(?P<v>place|apartment|flat|house|home)\b",
     ),
     # "I have the place to myself now": the others moved out.
     (
@@ -76,7 +86,20 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         + r"(?P<v>[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,2}?)"
         + r"(?=\s*(?:[,.;!?]|$)|\s+(?:my|all|most|for|since|ever|now|and|but|with|because)\b)",
     ),
-    ("residence", SUBJECT + ADV + r"\s+(?:just\s+)?(?:moved|relocated)\s+to\s+" + VALUE + END),
+    # "I moved to Leeds", "moved down to brighton last month" (chat drops the "I");
+    # "moved over to Neovim" is a tool.
+    (
+        "residence",
+        SUBJECT
+        + ADV
+        + r"\s+(?:just\s+)?(?:moved|relocated)\s+(?:(?:down|up|back|out|across)\s+)?to\s+"
+        # Not a thing one moves to ("moved to Android", "moved to a new team").
+        + r"(?!(?:a|an|new|my|our|the\s+new|"
+        + "|".join(DEVICE_NAMES)
+        + r")\b)"
+        + VALUE
+        + END,
+    ),
     ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + END),
     # Home told by the place ("Home for me is a flat in Porto.", "Phoenix is home now."),
     # by the lease ("Just signed the lease on a place in Cardiff."), by the rent ("I
@@ -219,7 +242,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     (
         "commute",
         r"\bi" + ADV + r"\s+(?:(?:take|takes|ride|catch|get)\s+(?:the\s+|a\s+)?(?P<v>bus|train|subway|"
-        r"metro|tram|ferry|bike)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
+        r"metro|tram|ferry|bike|tube|underground)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
         r"(?:work|the office|school)\b",
     ),
     # ... said while it lasts: "I'm cycling to school instead of driving", "I've been
@@ -241,7 +264,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     (
         "commute",
         r"\bi" + ADV + r"\s+(?:(?:take|get|catch)\s+(?:the\s+|a\s+)?(?P<v>bus|train|tram|metro|ferry)|"
-        r"(?P<v2>cycle|bike|walk|drive))\s+in(?:\s+(?:now|these days|every day|each day|daily))?"
+        r"(?P<v2>cycle|bike|walk|drive))\s+in(?:\s+(?:now|these days|every day|each day|daily))*"
         r"\s*(?:[,.;!?]|$)",
     ),
     (

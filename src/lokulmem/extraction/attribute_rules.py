@@ -33,7 +33,7 @@ _ARTICLES = re.compile(r"^(?:the|a|an|my|our)\s+")
 
 def _tail(*words: str) -> re.Pattern[str]:
     """What is cut from the end of a value: the first of ``words`` and all after it."""
-    return re.compile(r"\s+(?:" + "|".join(words) + r")\b.*$")
+    return re.compile(r"\s+(?:" + "|".join(words) + r")\b(?!-).*$")  # not "in-laws"
 
 
 #: Words that say when, and trail a time-sensitive value ("Lisbon since May" → "lisbon").
@@ -119,10 +119,20 @@ _HOME_IN = re.compile(
 )
 
 
+#: When, after a place ("lisbon in may", "leeds for six years"): not part of it.
+_PLACE_WHEN = re.compile(
+    r"\s+(?:(?:in|on|by|during|from|over)\s+(?:the\s+)?(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|spring|summer|autumn|fall|winter|new\s+year|\d{4}|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|weekend)|for\s+(?:a|an|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|\d+|a\s+few|several|many)\b)\b.*$"
+)
+
+
 def _residence(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
-    # "I live in a flat in Leeds" and "I live in Leeds" name one place.
+    # "I live in a flat in Leeds" and "I live in Leeds" name one place, and so does
+    # "I moved to Leeds in May".
     home = _HOME_IN.match(value)
-    return attribute, home.group("place") if home else value
+    return attribute, _PLACE_WHEN.sub("", home.group("place") if home else value)
 
 
 def _study(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
@@ -305,8 +315,8 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "household_alone": {"attribute": "household", "default": "alone"},
     "employer_at": {"attribute": "employer", "proper": True},
     "employer_left": {"attribute": "employer", "proper": True, "tail": _START_TAIL},
-    "residence_now": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
-    "residence_perfect": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL},
+    "residence_now": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL, "finish": _residence},
+    "residence_perfect": {"attribute": "residence", "proper": True, "tail": _TIME_TAIL, "finish": _residence},
     "school": {"proper": True, "tail": _TIME_TAIL},
     "relation": {"proper": True, "finish": _relation},
     "household": {"default": "own place", "finish": _household},
