@@ -330,3 +330,19 @@ def test_answers_a_question_needs_a_question_and_a_shared_word(
     reply: str, sentence: str, answers: bool
 ) -> None:
     assert answers_a_question(reply, sentence) is answers
+
+
+def test_a_new_job_or_home_said_with_the_is_the_users() -> None:
+    """No "I" and no stored fact: "The new job pays …" is still the speaker's news,
+    "The new iPhone has …" a general statement."""
+    alone = facts(source=Provenance(session_id="s", turn=3, now=NOW, message="m", reply=""), personal=False)
+    v = vec(1, 0.45, 0, 0)
+    for sentence, general in [
+        ("The new job pays 37 grand.", False),
+        ("The new flat has a tiny kitchen.", False),  # judged by its score like any fact
+        ("The new iPhone has a better camera.", True),
+    ]:
+        plan = LearnPlan()
+        plan.vectors.append(v)
+        plan_sentence(plan, analyze_text(sentence, CFG), v, {}, {}, alone, CFG)
+        assert (plan.decisions[-1].outcome == "general-statement") is general, sentence

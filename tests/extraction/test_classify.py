@@ -91,4 +91,6 @@ def test_tells_change_reads_each_kind_of_change_word() -> None:
     assert tells_change("User cut right down, one coffee a day.")  # a new value
     assert tells_change("User had to say goodbye to Biscuit yesterday.")  # a loss
     assert tells_change("User had to step back from the helpline for a while.")  # a role ended
+    assert tells_change("User rehomed the rabbit with a neighbour.")
+    assert tells_change("User has ditched the gym membership.")
     assert not tells_change("User plays football on Wednesdays.")

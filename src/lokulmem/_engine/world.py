@@ -30,6 +30,15 @@ _QUESTION = re.compile(r"[^.!?]*\?")
 _DEFINITE = re.compile(r"\b(?:the|this|that)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)", re.IGNORECASE)
 
 
+#: "The new job pays 37 grand.": in chat, a new job, home or boss said with "the" is
+#: the speaker's (not a product's: "The new iPhone has a better camera" is news).
+_NEW_OWN = re.compile(
+    r"^\W*the\s+new\s+(?:job|role|position|flat|house|place|home|apartment|car|boss|manager|team|"
+    r"school|office|gym|doctor|dentist|landlord|neighbours?|flatmates?|housemates?|bike|puppy|kitten)\b",
+    re.IGNORECASE,
+)
+
+
 def answers_a_question(reply_context: str, sentence: str) -> bool:
     """Whether ``sentence`` answers a question the user was just asked: the message
     they replied to asks one ("Lovely! What do they eat?") that shares a content
@@ -43,7 +52,13 @@ def _tied_to_the_user(a: Analysis) -> bool:
     a possessive or a relation ("Meeting moved to Friday", "Sister's birthday is
     the 5th"); without it, it is a general statement ("Water boils at 100 degrees")."""
     f = a.features
-    return f.date_time or bool(f.person_names) or f.possession or "relational" in a.rule_types
+    return (
+        f.date_time
+        or bool(f.person_names)
+        or f.possession
+        or "relational" in a.rule_types
+        or bool(_NEW_OWN.match(a.sentence))
+    )
 
 
 def names_known(sentence: str, candidates: Sequence[Candidate]) -> bool:
