@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ..config import CustomType
 from .attributes import Attribute
 from .features import Features
-from .lexicon import FEELING_FILLERS, FIRST_NAMES, JOB_WORDS, QUERY_STOPWORDS, RELATIONS
+from .lexicon import FEELING_FILLERS, FIRST_NAMES, JOB_WORDS, LATIN_LETTERS, QUERY_STOPWORDS, RELATIONS
 
 __all__ = ["PROTOTYPES", "classify_by_prototype", "classify_by_rules", "substance"]
 
@@ -106,7 +106,8 @@ PAST_CUES = re.compile(
     re.I,
 )
 _FUTURE_CUES = re.compile(r"\b(?:will|going to|gonna|plan|planning|have an?|got an?|upcoming|next)\b", re.I)
-_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+#: A word, in the letters of Latin-script languages ("Zürich" is one word).
+_WORD = re.compile(rf"[{LATIN_LETTERS}][{LATIN_LETTERS}'\-]*", re.IGNORECASE)
 
 # A relation word counts when it is someone's ("my manager", "our kids"), not
 # a job title ("I work as a product manager").

@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import LATIN_LETTERS
+
 __all__ = ["is_past_tense", "restore_subject"]
 
 #: Adverbs a dropped-subject sentence may open with ("Just got back", "Finally finished").
@@ -111,7 +113,8 @@ _OBJECTS = frozenset("it this that".split())
 #: reacts to what the listener said ("Enjoyed reading that."): nothing to hold.
 _SHORT_REACTION = 4
 _BACK_REFERENCES = frozenset("it that this them you those these".split())
-_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+#: A word, in the letters of Latin-script languages ("Zürich" is one word).
+_WORD = re.compile(rf"[{LATIN_LETTERS}][{LATIN_LETTERS}'\-]*", re.IGNORECASE)
 #: Where one still is, after an opening "Still" ("Still at Stripe", "Still in Leipzig").
 _STILL_WHERE = frozenset("at in with on".split())
 #: The kind of day (week, shift …) one had somewhere ("Long day at Canonical",
