@@ -416,8 +416,10 @@ def test_a_newer_fact_that_tells_the_change_stands_where_the_older_stands(
 ) -> None:
     """The new fact shares too little with the question to be relevant on its own;
     it says what changed about a relevant older fact, so (``newer_first_inherits``)
-    it is injected, first, with the older one's evidence."""
-    mem = make_mem(newer_first_inherits=inherits)
+    it is injected, first, with the older one's evidence.  (The question also asks
+    for the relationship status the new fact sets, which alone would inject it:
+    that cue is set aside here, so only the inheritance is measured.)"""
+    mem = make_mem(newer_first_inherits=inherits, asked_attribute_bonus=0.0, relevance_attribute_weight=0.0)
     fact, change = "My girlfriend is Priya.", "Priya and I broke up, I'm single now."
     now = _changed_then_asked(mem, clock, fact, change, "Do I have a girlfriend?")
     assert now.debug is not None
@@ -451,3 +453,15 @@ def test_a_newer_fact_on_the_same_subject_is_injected_first(
     before = mem.augment("Who was my manager before?", [], debug=True)
     assert before.debug is not None and before.debug.query.asks_now is False
     assert {s.name: s for s in before.debug.stages}["ranking"].counts["newer_first"] == 0
+
+
+def test_a_yes_no_question_asks_for_the_slot_the_change_sets(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """ "Do I have a girlfriend?" asks for the relationship status: the fact that sets
+    it now is injected first by default."""
+    mem = make_mem()
+    fact, change = "My girlfriend is Priya.", "Priya and I broke up, I'm single now."
+    now = _changed_then_asked(mem, clock, fact, change, "Do I have a girlfriend?")
+    assert now.debug is not None
+    assert now.debug.injected[0].memory.content == "User and Priya broke up, User is single now."
