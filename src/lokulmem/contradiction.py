@@ -48,7 +48,13 @@ import numpy.typing as npt
 
 from .config import Config
 from .extraction.attributes import Attribute, polarity_conflict, same_slot
-from .extraction.lexicon import NEGATED_BEFORE, SHORT_STOPWORDS, TOPIC_STOPWORDS, normalise_quotes
+from .extraction.lexicon import (
+    NEGATED_BEFORE,
+    NEGATION,
+    SHORT_STOPWORDS,
+    TOPIC_STOPWORDS,
+    normalise_quotes,
+)
 from .pairhead import PairHead, pair_features
 from .records import Memory
 
@@ -59,6 +65,7 @@ __all__ = [
     "classifier_pool",
     "find_temporal_marker",
     "judge",
+    "opposed",
     "restates",
     "topic_stems",
 ]
@@ -231,6 +238,8 @@ def _by_classifier(
 ) -> Verdict | None:
     """Stage 3b: the most probable contradiction among the similar current facts."""
     pool = classifier_pool(current, attribute, config)
+    if config.classifier_needs_opposition:
+        pool = [c for c in pool if opposed(content, attribute, c.memory)]
     if not pool:
         return None
     rows = np.stack([pair_features(_vector(c.memory), vector, c.memory.content, content) for c in pool])
@@ -247,6 +256,37 @@ def _by_classifier(
         signal="classifier",
         score=float(scores[best]),
     )
+
+
+#: Numbers, in figures or words, that two facts may disagree on ("2 kids" / "three kids").
+_NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.I)
+_NUMBER_WORDS = {
+    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
+}
+
+
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(_NUMBER_WORDS.get(n.lower(), n) for n in _NUMBER.findall(text))
+
+
+def opposed(content: str, attribute: Attribute | None, existing: Memory) -> bool:
+    """Whether a new fact and an existing one show an opposition the rules can see,
+    whatever their words: one negated and the other not ("User has a dog." /
+    "User doesn't have any pets."), other numbers ("User has 2 kids." / "User has
+    3 kids."), or other values of one kind of typed attribute (``user.pet_name:dog``
+    / ``user.pet_name:cat``).  What stage 3b needs beside the head's score when
+    ``classifier_needs_opposition`` is on: real dialogue is full of related,
+    compatible facts the head scores high (docs/tuning.md entries 34, 40, 78)."""
+    old = existing.content
+    if bool(NEGATION.search(content)) != bool(NEGATION.search(old)):
+        return True
+    new_numbers, old_numbers = _numbers(content), _numbers(old)
+    if new_numbers and old_numbers and new_numbers != old_numbers:
+        return True
+    if attribute is None or existing.attribute is None:
+        return False
+    same_kind = attribute.key.split(":")[0] == existing.attribute.split(":")[0]
+    return same_kind and attribute.value != existing.attribute_value
 
 
 def classifier_pool(

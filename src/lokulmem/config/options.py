@@ -179,6 +179,10 @@ class Config:
     classifier_threshold: float = unit(0.60)
     #: Only current facts at least this similar to the new one go to the head.
     classifier_candidate_similarity: float = unit(0.50)
+    #: Stage 3b's verdict stands only where the pair shows an opposition the rules
+    #: can see: one side negated and the other not, other numbers, or other values
+    #: of one kind of typed attribute (``contradiction.opposed``; docs/tuning.md entry 78).
+    classifier_needs_opposition: bool = True
     #: A head of your own (an ``.npz`` as ``scripts/train_contradiction.py``
     #: writes it); None: the one shipped with the package.
     contradiction_model_path: str | None = None
