@@ -181,3 +181,31 @@ def test_restating_the_current_value_after_a_change_is_no_conflict(make_mem: Cal
     mem = make_mem()
     mem.learn("I used to live in London, now I live in Madrid.", session_id="a")
     assert mem.learn("I live in Madrid.", session_id="b").contradictions == ()
+
+
+def test_opposed_reads_negation_numbers_and_one_slot() -> None:
+    from lokulmem.contradiction import opposed
+    from lokulmem.extraction.attributes import extract_attribute
+    from lokulmem.records import Memory
+
+    def fact(content: str, sentence: str) -> Memory:
+        a = extract_attribute(sentence)
+        return Memory(
+            id="m",
+            content=content,
+            types=("identity",),
+            attribute=a.key if a else None,
+            attribute_value=a.value if a else None,
+        )
+
+    dog = fact("User has a dog.", "I have a dog.")
+    assert opposed("User doesn't have any pets.", None, dog)  # one side negated
+    kids = fact("User has 2 kids.", "I have 2 kids.")
+    assert opposed("User has three kids.", extract_attribute("I have three kids."), kids)  # other numbers
+    assert not opposed("User's kids are 5 and 8.", None, kids)  # numbers of other things
+    canada = fact("User lives in Canada.", "I live in Canada.")
+    assert opposed("User lives in Berlin.", extract_attribute("I live in Berlin."), canada)  # one slot
+    assert not opposed(
+        "User lives in Toronto, Canada.", extract_attribute("I live in Toronto, Canada."), canada
+    )
+    assert not opposed("User likes coffee.", None, fact("User likes tea.", "I like tea."))

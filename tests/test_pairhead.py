@@ -103,3 +103,24 @@ def test_rule_verdicts_name_their_signal(mem: LokulMem) -> None:
     mem.learn("I live in Berlin.", session_id="a")
     (event,) = mem.learn("I live in Lisbon now.", session_id="b").contradictions
     assert event.signal == "attribute" and event.classifier_score is None
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later"),
+    [
+        ("I have played basketball since I was a kid.", "I am grateful for my basketball career."),
+        ("I have two cats.", "My cats sleep all day."),
+    ],
+)
+def test_the_head_alone_does_not_close_a_related_compatible_fact(
+    make_mem: Callable[..., LokulMem], earlier: str, later: str
+) -> None:
+    """The head scores these elaborations as contradictions; with
+    ``classifier_needs_opposition`` (the default) its verdict needs an opposition the
+    rules see (a negation on one side, other numbers, another value of one slot)."""
+    loose = make_mem(contradiction_classifier=True, classifier_needs_opposition=False)
+    loose.learn(earlier, session_id="a")
+    assert loose.learn(later, session_id="b").contradictions  # the head alone fires
+    gated = make_mem(contradiction_classifier=True)
+    gated.learn(earlier, session_id="a")
+    assert gated.learn(later, session_id="b").contradictions == ()

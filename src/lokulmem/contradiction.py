@@ -280,13 +280,19 @@ def opposed(content: str, attribute: Attribute | None, existing: Memory) -> bool
     old = existing.content
     if bool(NEGATION.search(content)) != bool(NEGATION.search(old)):
         return True
+    # As many numbers on each side, not the same ones ("two kids" / "kids of 5 and 8"
+    # count other things).
     new_numbers, old_numbers = _numbers(content), _numbers(old)
-    if new_numbers and old_numbers and new_numbers != old_numbers:
+    if new_numbers and len(new_numbers) == len(old_numbers) and new_numbers != old_numbers:
         return True
-    if attribute is None or existing.attribute is None:
+    if attribute is None or existing.attribute is None or existing.attribute_value is None:
         return False
     same_kind = attribute.key.split(":")[0] == existing.attribute.split(":")[0]
-    return same_kind and attribute.value != existing.attribute_value
+    # One value inside the other, or said inside it, is more detail ("Toronto,
+    # Canada" after "Canada").
+    new_value, old_value = attribute.value, existing.attribute_value
+    inside = new_value in old_value or old_value in new_value or _refines(content, new_value, old_value)
+    return same_kind and not inside
 
 
 def classifier_pool(
