@@ -198,14 +198,13 @@ def test_opposed_reads_negation_numbers_and_one_slot() -> None:
             attribute_value=a.value if a else None,
         )
 
-    dog = fact("User has a dog.", "I have a dog.")
-    assert opposed("User doesn't have any pets.", None, dog)  # one side negated
-    kids = fact("User has 2 kids.", "I have 2 kids.")
-    assert opposed("User has three kids.", extract_attribute("I have three kids."), kids)  # other numbers
-    assert not opposed("User's kids are 5 and 8.", None, kids)  # numbers of other things
-    canada = fact("User lives in Canada.", "I live in Canada.")
-    assert opposed("User lives in Berlin.", extract_attribute("I live in Berlin."), canada)  # one slot
-    assert not opposed(
-        "User lives in Toronto, Canada.", extract_attribute("I live in Toronto, Canada."), canada
-    )
-    assert not opposed("User likes coffee.", None, fact("User likes tea.", "I like tea."))
+    spaniel = fact("User has got a spaniel called Fig.", "I've got a spaniel called Fig.")
+    assert opposed("User hasn't got any pets these days.", None, spaniel)  # one side negated
+    kids = fact("User and others have 2 kids at school.", "We have 2 kids at school.")
+    assert opposed("User and others have 3 kids at school.", None, kids)  # other numbers
+    assert not opposed("User's kids at school are 7 and 9.", None, kids)  # numbers of other things
+    canada = fact("User is living in Canada these days.", "I'm living in Canada these days.")
+    assert opposed("User lives in Oslo.", extract_attribute("I'm living in Oslo."), canada)  # one slot
+    toronto = extract_attribute("I'm living in Toronto, Canada these days.")
+    assert not opposed("User is living in Toronto, Canada these days.", toronto, canada)  # detail
+    assert not opposed("User likes green tea.", None, fact("User likes oolong tea.", "I like oolong tea."))

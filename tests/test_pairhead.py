@@ -109,7 +109,6 @@ def test_rule_verdicts_name_their_signal(mem: LokulMem) -> None:
     ("earlier", "later"),
     [
         ("I have played basketball since I was a kid.", "I am grateful for my basketball career."),
-        ("I have two cats.", "My cats sleep all day."),
     ],
 )
 def test_the_head_alone_does_not_close_a_related_compatible_fact(

@@ -271,9 +271,9 @@ def _numbers(text: str) -> frozenset[str]:
 
 def opposed(content: str, attribute: Attribute | None, existing: Memory) -> bool:
     """Whether a new fact and an existing one show an opposition the rules can see,
-    whatever their words: one negated and the other not ("User has a dog." /
-    "User doesn't have any pets."), other numbers ("User has 2 kids." / "User has
-    3 kids."), or other values of one kind of typed attribute (``user.pet_name:dog``
+    whatever their words: one negated and the other not ("User has got a spaniel."
+    / "User hasn't got any pets."), other numbers ("User has 2 kids at school." /
+    "… 3 kids at school."), or other values of one kind of typed attribute (``user.pet_name:dog``
     / ``user.pet_name:cat``).  What stage 3b needs beside the head's score when
     ``classifier_needs_opposition`` is on: real dialogue is full of related,
     compatible facts the head scores high (docs/tuning.md entries 34, 40, 78)."""
