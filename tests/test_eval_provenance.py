@@ -1,7 +1,8 @@
 """Our evaluation sets and fixtures are written by us, not copied from the shared data.
 
-Every text value in ``eval/data`` (the team sets and the tiny fixtures in each
-dataset's format) is compared with the text of ``../shared/eval``: no run of
+Every text value in ``eval/data`` (the team sets) and in the smoke tests' tiny
+inputs (``tests/eval_inputs.py``, in each harness's format) is compared with
+the text of ``../shared/eval``: no run of
 ``RUN`` words may occur in both.  JSON keys and numbers are left out (a fixture
 shares the dataset's format, not its sentences).  Skipped where the shared data
 is absent (CI); it runs on the machines that hold it.
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import eval_inputs
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "eval"
@@ -61,14 +64,11 @@ def _runs(path: Path) -> set[str]:
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="the shared evaluation data is not on this machine")
-def test_no_run_of_words_from_the_shared_evaluation_data() -> None:
+def test_no_run_of_words_from_the_shared_evaluation_data(tmp_path: Path) -> None:
     shared: set[str] = set()
     for path in sorted(SHARED.rglob("*.json*")):
         shared |= _runs(path)
     assert shared  # the data was read
-    copied = {
-        str(p.relative_to(ROOT)): sorted(_runs(p) & shared)[:3]
-        for p in sorted(OURS.rglob("*.json*"))
-        if _runs(p) & shared
-    }
+    ours = [*sorted(OURS.rglob("*.json*")), *eval_inputs.write(tmp_path).values()]
+    copied = {p.name: sorted(_runs(p) & shared)[:3] for p in ours if _runs(p) & shared}
     assert not copied, copied

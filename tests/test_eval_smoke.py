@@ -1,6 +1,7 @@
 """Smoke runs of the evaluation harness (issue 5), so it cannot rot.
 
-Always on tiny fixtures written by us in each dataset's format; also on the
+Always on tiny inputs written by us in each harness's format and built at test
+time (``tests/eval_inputs.py``); also on the
 shared development data when it is present (``../shared/eval``), with small
 limits.  The full runs are by hand (see the README).
 """
@@ -15,11 +16,16 @@ import pytest
 from eval import contradiction, extraction, knowledge_update, locomo, retrieval
 from eval.common import model
 
+import eval_inputs
 from lokulmem import LokulMem
 
-# Team-written, tiny files in each dataset's format (not copies of the data).
-FIXTURES = Path(__file__).resolve().parents[1] / "eval" / "data" / "fixtures"
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The team-written tiny inputs, written to a temporary folder."""
+    return eval_inputs.write(tmp_path_factory.mktemp("eval-inputs"))
 
 
 def _last_json(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -28,8 +34,8 @@ def _last_json(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     return figures
 
 
-def test_locomo_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
-    locomo.main([str(FIXTURES / "locomo_tiny.json")])
+def test_locomo_on_fixture(capsys: pytest.CaptureFixture[str], inputs: dict[str, Path]) -> None:
+    locomo.main([str(inputs["chat"])])
     f = _last_json(capsys)
     assert f["eval"] == "locomo" and f["questions"] == 4 and f["turns"] == 6
     for r in ("augment", "semantic", "raw-turns"):
@@ -40,22 +46,15 @@ def test_locomo_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
     assert 0 < f["memories_per_turn"] <= 1.5
 
 
-def test_contradiction_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
-    contradiction.main([str(FIXTURES / "decode_tiny.jsonl"), "--start", "0"])
+def test_contradiction_on_fixture(capsys: pytest.CaptureFixture[str], inputs: dict[str, Path]) -> None:
+    contradiction.main([str(inputs["pairs"]), "--start", "0"])
     f = _last_json(capsys)
     assert f["decode_product"]["n"] == 4 and f["team_product"]["n"] >= 200
     assert f["team_product"]["false_positive_rate"] < 0.05
 
 
-def test_extraction_on_fixture(capsys: pytest.CaptureFixture[str]) -> None:
-    extraction.main(
-        [
-            "--locomo",
-            str(FIXTURES / "locomo_tiny.json"),
-            "--personaext",
-            str(FIXTURES / "personaext_tiny.jsonl"),
-        ]
-    )
+def test_extraction_on_fixture(capsys: pytest.CaptureFixture[str], inputs: dict[str, Path]) -> None:
+    extraction.main(["--locomo", str(inputs["chat"]), "--personaext", str(inputs["persona"])])
     f = _last_json(capsys)
     assert f["locomo"]["n"] == 6 and f["personaext"]["n"] == 3 and f["team"]["n"] == 120
 
