@@ -52,6 +52,7 @@ from .extraction.lexicon import (
     NEGATED_BEFORE,
     NEGATION,
     SHORT_STOPWORDS,
+    SMALL_NUMBERS,
     TOPIC_STOPWORDS,
     normalise_quotes,
 )
@@ -260,13 +261,10 @@ def _by_classifier(
 
 #: Numbers, in figures or words, that two facts may disagree on ("2 kids" / "three kids").
 _NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.I)
-_NUMBER_WORDS = {
-    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
-}
 
 
 def _numbers(text: str) -> frozenset[str]:
-    return frozenset(_NUMBER_WORDS.get(n.lower(), n) for n in _NUMBER.findall(text))
+    return frozenset(SMALL_NUMBERS.get(n.lower(), n) for n in _NUMBER.findall(text))
 
 
 def opposed(content: str, attribute: Attribute | None, existing: Memory) -> bool:

@@ -26,6 +26,7 @@ from .attribute_fragments import (
 from .attribute_patterns_daily import DAILY_PATTERNS
 from .attribute_patterns_life import LIFE_PATTERNS
 from .attribute_patterns_services import SERVICE_PATTERNS
+from .lexicon import MONTHS
 
 __all__ = ["PATTERNS"]
 
@@ -191,9 +192,9 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         "employer_start",
         r"\bi(?:'m|\s+am|'ll|\s+will)?" + ADV + r"\s+(?:be\s+)?(?:join|joining)\s+(?:the\s+)?"
         r"(?P<v>[a-z0-9][a-z0-9&'.\-]*(?:\s+(?!(?:for|with|to|at|and|but|in|on)\b)[a-z0-9][a-z0-9&'.\-]*){0,3}?)"
-        r"(?=\s*(?:[.;!?]|$)|\s+(?:on|from|next|this|tomorrow|today|after|as|once|soon|in\s+"
-        r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
-        r"the\s+new\s+year|a\s+(?:week|fortnight|month)|\w+\s+weeks))\b)",
+        r"(?=\s*(?:[.;!?]|$)|\s+(?:on|from|next|this|tomorrow|today|after|as|once|soon|in\s+(?:"
+        + "|".join(MONTHS[:12])
+        + r"|the\s+new\s+year|a\s+(?:week|fortnight|month)|\w+\s+weeks))\b)",
     ),
     # "First day at Canva tomorrow!" (the "My" chat drops is put back before rules read).
     ("employer_start", r"\bmy\s+first\s+(?:day|week)\s+(?:at|with)\s+(?:the\s+)?" + VALUE + END),

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .attribute_fragments import HOME_WORDS
 from .attribute_patterns import PATTERNS
-from .lexicon import CAR_WORDS, EXCLUSIVE_RELATIONS, JOB_WORDS, LATIN_LETTERS
+from .lexicon import CAR_WORDS, EXCLUSIVE_RELATIONS, JOB_WORDS, LATIN_LETTERS, MONTHS, SMALL_NUMBERS, WEEKDAYS
 
 __all__ = ["EMPLOYER_WORDS", "JOINED", "RULES", "Rule", "norm_value"]
 
@@ -75,19 +75,7 @@ _PLATFORMS = {
     "blackberry": ("phone", "blackberry"),
 }
 _HOUSEHOLD_ALONE = frozenset({"alone", "by myself", "on my own"})
-_NUMBER_WORDS = {
-    "no": "0",
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-}
+_NUMBER_WORDS = {"no": "0", **SMALL_NUMBERS}
 _PLURAL = {
     "kid": "kids",
     "child": "children",
@@ -121,9 +109,10 @@ _HOME_IN = re.compile(
 
 #: When, after a place ("lisbon in may", "leeds for six years"): not part of it.
 _PLACE_WHEN = re.compile(
-    r"\s+(?:(?:in|on|by|during|from|over)\s+(?:the\s+)?(?:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|spring|summer|autumn|fall|winter|new\s+year|\d{4}|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|weekend)|for\s+(?:a|an|one|two|three|four|five|six|seven|"
+    r"\s+(?:(?:in|on|by|during|from|over)\s+(?:the\s+)?(?:"
+    + "|".join((*MONTHS[:12], *WEEKDAYS))
+    + r"|spring|summer|autumn|fall|winter|new\s+year|\d{4}|weekend)|"
+    r"for\s+(?:a|an|one|two|three|four|five|six|seven|"
     r"eight|nine|ten|\d+|a\s+few|several|many)\b)\b.*$"
 )
 

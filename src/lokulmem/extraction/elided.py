@@ -147,17 +147,13 @@ def restore_subject(sentence: str) -> str:
     if len(words) <= _SHORT_REACTION and words[-1].lower() in _BACK_REFERENCES:
         return sentence  # "Loved it!", "Enjoyed reading that.": about what the listener said
     following = [w.lower() for w in words[lead + 1 : lead + 1 + _SUBJECT_WINDOW]]
-    if low.endswith("ing") and _has_own_verb(sentence, start=sentence.find(first) + len(first)):
+    at = sentence.find(first)
+    if low.endswith("ing") and _has_own_verb(sentence, start=at + len(first)):
         return sentence  # "Watching that film made me cry.": the "-ing" phrase is the subject
     subject = _subject_for(low, following)
-    at = sentence.find(first)
     if subject is None and not _has_own_verb(sentence, start=at):
-        if _OWN_STRETCH.match(sentence[at:]):
-            subject = "My"
-        elif low in _STILL_WHERE and lead > 0 and words[lead - 1].lower() == "still":
-            subject = "I'm"
-        elif _KIND_OF_DAY.match(sentence[at:]):
-            subject = "I had" if low == "another" else "I had a"
+        still = lead > 0 and words[lead - 1].lower() == "still"
+        subject = _noun_phrase_subject(sentence[at:], low, still=still)
     if subject is None:
         return sentence
     start = sentence.find(words[0])
@@ -165,6 +161,19 @@ def restore_subject(sentence: str) -> str:
     # "Just started …" → "I just started …": the adverbs stay, lower-cased.
     opening = opening[0].lower() + opening[1:] if opening[:1].isupper() else opening
     return f"{sentence[:start]}{subject} {opening}"
+
+
+def _noun_phrase_subject(phrase: str, word: str, *, still: bool) -> str | None:
+    """The subject a noun phrase of chat drops ("First week back at work …" → "My",
+    "Still at Stripe" → "I'm", "Long day at the depot" → "I had a"), for ``phrase``
+    opening with ``word`` (after a "Still" when ``still``) and no verb of its own."""
+    if _OWN_STRETCH.match(phrase):
+        return "My"
+    if still and word in _STILL_WHERE:
+        return "I'm"
+    if _KIND_OF_DAY.match(phrase):
+        return "I had" if word == "another" else "I had a"
+    return None
 
 
 def _subject_for(word: str, following: list[str]) -> str | None:

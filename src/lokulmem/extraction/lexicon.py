@@ -67,6 +67,11 @@ MONTH_NUMBERS = {name[:n]: i for i, name in enumerate(MONTHS[:12], start=1) for 
 #: A regex alternation of :data:`MONTH_NUMBERS`, longest first.
 MONTH_PATTERN = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
 
+#: Small numbers in words and their figures ("four" and "4" are one value).
+SMALL_NUMBERS = {
+    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
+}
+
 NUMBER_WORDS = frozenset(
     """
     two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
