@@ -439,10 +439,15 @@ def test_a_newer_fact_on_the_same_subject_is_injected_first(
 ) -> None:
     """A change no contradiction rule names leaves both facts active; for a question
     about now, the newer one (it says "now") comes first, and the debug reason says why.
-    ("My new manager is Oscar." would be read by the relation rule and close Helen.)"""
+    ("My new manager is Oscar." would be read by the relation rule, and "Helen left" by
+    stage 1e, and close Helen.)"""
     mem = make_mem()
     now = _changed_then_asked(
-        mem, clock, "My manager is Helen.", "Helen left, Oscar runs the team now.", "Who is my manager?"
+        mem,
+        clock,
+        "My manager is Helen.",
+        "Helen is on a long sabbatical, Oscar runs the team now.",
+        "Who is my manager?",
     )
     assert now.debug is not None
     first, second = now.debug.injected[:2]

@@ -13,6 +13,10 @@
    new sentence negates it ("I don't smoke" / "I smoke").
    Stage 1d: from ``marker_candidate_similarity`` (0.50) up, a change marker
    alone suffices ("I switched to Android" / "I use an iPhone").
+   Stage 1e: a named thing the new sentence says ended ("Cancelled Riverford",
+   "Anita retired": :mod:`lokulmem.endings`) closes the user's current fact
+   naming it, from ``ending_candidate_similarity`` (0.2) up, when the rules
+   find nothing else: temporal coexistence, its marker the ending phrase.
 2. **Temporal marker.**  A marker ("used to", "no longer", ...) in the new
    sentence → *temporal coexistence*: the old fact gets ``valid_to``, the new
    one ``valid_from`` and a ``temporal_supersedes`` reference.  Both stay.
@@ -47,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .config import Config
+from .endings import closed_by_ending
 from .extraction.attributes import Attribute, polarity_conflict, same_slot
 from .extraction.lexicon import (
     NEGATED_BEFORE,
@@ -194,6 +199,8 @@ def judge(
         marker not in config.weak_temporal_markers or bool(_CONTRAST.search(sentence))
     )
     verdict = _by_rules(current, sentence, content, attribute, marker, strong, config)
+    if verdict is None:
+        verdict = _by_ending(current, content, config)
     if verdict is None and head is not None and vector is not None:
         change = marker if strong else None
         verdict = _by_classifier(current, content, attribute, vector, head, change, config)
@@ -226,6 +233,16 @@ def _by_rules(
             signal="attribute" if same_attr and attribute else "marker",
         )
     return _settle(eligible, sentence, content, attribute, config)
+
+
+def _by_ending(current: Sequence[Candidate], content: str, config: Config) -> Verdict | None:
+    """Stage 1e: a named thing the new fact says ended closes the user's fact naming it."""
+    found = closed_by_ending(((c.memory, c.similarity) for c in current), content, config)
+    if found is None:
+        return None
+    memory, similarity, ending = found
+    kind: Literal["temporal-coexistence"] = "temporal-coexistence"
+    return Verdict(kind=kind, existing=memory, similarity=similarity, marker=ending.phrase, signal="marker")
 
 
 def _by_classifier(

@@ -6,7 +6,7 @@ import pytest
 
 from lokulmem import Config
 from lokulmem.extraction import analyze_text
-from lokulmem.extraction.elided import is_past_tense, restore_subject
+from lokulmem.extraction.elided import is_past_tense, own_kin, restore_subject
 
 CFG = Config()
 
@@ -108,3 +108,30 @@ def test_is_past_tense_reads_regular_and_irregular_past_forms() -> None:
     assert is_past_tense("User got the job.")
     assert not is_past_tense("User needs to finish the redesign.")
     assert not is_past_tense("User sees the speed of the bed.")  # "-ed" words that are no past tense
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("Mum moved to Spain.", "My mum moved to Spain."),
+        ("Gran is in a care home now.", "My gran is in a care home now."),
+        ("I visited Nan in Leeds.", "I visited my nan in Leeds."),
+        ("Dad's car broke down.", "My dad's car broke down."),
+        ("So Grandad retired.", "So my grandad retired."),
+        # Left alone: already someone's, spoken to (or opening a list: "Mum, Dad and I").
+        ("My mum moved to Spain.", "My mum moved to Spain."),
+        ("Her Dad is a pilot.", "Her Dad is a pilot."),
+        ("Thanks, Mum!", "Thanks, Mum!"),
+        ("Mum, Dad and I went to Rome.", "Mum, my dad and I went to Rome."),
+        ("Mum!", "Mum!"),
+        ("The Mum-to-be group meets on Fridays.", "The Mum-to-be group meets on Fridays."),
+    ],
+)
+def test_a_relative_called_by_name_is_the_users(said: str, read: str) -> None:
+    assert own_kin(said) == read
+
+
+def test_a_relative_called_by_name_is_a_fact_about_the_user() -> None:
+    a = analyze_text("Mum moved to Spain.", CFG)
+    assert a.content == "User's mum moved to Spain." and not a.impersonal
+    assert a.attribute is not None and a.attribute.key == "mum.residence"

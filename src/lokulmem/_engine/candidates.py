@@ -22,11 +22,16 @@ Vector = npt.NDArray[np.float32]
 
 
 def stage1(
-    engine: Engine, vec: Vector, attribute: Attribute | None, hits: Sequence[SearchHit] | None = None
+    engine: Engine,
+    vec: Vector,
+    attribute: Attribute | None,
+    hits: Sequence[SearchHit] | None = None,
+    names: Sequence[str] = (),
 ) -> tuple[dict[str, Memory], dict[str, float]]:
     """Contradiction candidates: the nearest stored facts (``hits``, when the caller
-    has searched already) and the nearest ones in the same slot, with their
-    cosines.  The caller holds the lock."""
+    has searched already), the nearest ones in the same slot, and the newest
+    that mention one of ``names`` (what the fact says ended: stage 1e), with
+    their cosines.  The caller holds the lock."""
     cfg, index = engine.config, engine.index
     if hits is None:
         hits = index.search(vec, cfg.contradiction_candidates)
@@ -42,6 +47,11 @@ def stage1(
         for m in engine.fetch_cached([i for i, _ in ranked]):
             mems[m.id] = m
         sims.update(ranked)
+    for name in names:
+        named = engine.storage.entity_mentions(name, limit=cfg.contradiction_candidates)
+        named = [i for i in named if i not in mems and i in index]
+        sims.update(zip(named, index.similarities(vec, named), strict=True))
+        mems.update((m.id, m) for m in engine.fetch_cached(named))
     return mems, sims
 
 

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..endings import ended
 from ..extraction import Analysis, analyze_text, split_sentences
 from ..graph import plan_edges
 from ..index.brute import SearchHit
@@ -98,7 +99,9 @@ def _plan(engine: Engine, args: LearnArgs, sid: str, now: int) -> tuple[LearnPla
         if key not in near:
             near[key] = engine.index.search(vec, k)
         hits = near[key]
-        found.append(stage1(engine, vec, a.attribute, hits[: cfg.contradiction_candidates]))
+        endings = ended(a.content, cfg.ending_phrases, cfg.role_ending_phrases, cfg.user_label)
+        names = [e.name for e in endings]
+        found.append(stage1(engine, vec, a.attribute, hits[: cfg.contradiction_candidates], names))
     plan = plan_message(analyses, vectors, found, facts, cfg)
     if plan.new and context:
         plan = with_context_vector(plan, frozen(embedded[-1]))

@@ -19,6 +19,9 @@ from typing import Any
 from ..errors import ConfigError
 from .parts import (
     DECAY_SLOWDOWN,
+    DEFAULT_ENDING_PHRASES,
+    DEFAULT_ENDING_ROLES,
+    DEFAULT_ROLE_ENDING_PHRASES,
     DEFAULT_TEMPORAL_MARKERS,
     DEFAULT_TYPES,
     DEFAULT_WEAK_TEMPORAL_MARKERS,
@@ -172,6 +175,18 @@ class Config:
     weak_temporal_markers: tuple[str, ...] = DEFAULT_WEAK_TEMPORAL_MARKERS
     #: How many nearest memories stage 1 inspects.
     contradiction_candidates: int = posint(5)
+    #: Stage 1e (``lokulmem.endings``): a sentence that ends a named thing ("Left
+    #: Vodafone for giffgaff", "{} passed away") closes the user's current facts
+    #: naming it; ``{}`` stands for the name.  Empty turns the stage off.
+    ending_phrases: tuple[str, ...] = DEFAULT_ENDING_PHRASES
+    #: Stage 1e phrases that close only a fact naming the one ended in one of
+    #: ``ending_roles`` ("{} retired": "User's boss … Anita").
+    role_ending_phrases: tuple[str, ...] = DEFAULT_ROLE_ENDING_PHRASES
+    #: The roles ``role_ending_phrases`` read (boss, landlord, dentist ...).
+    ending_roles: tuple[str, ...] = DEFAULT_ENDING_ROLES
+    #: Stage 1e closes a fact naming the thing ended from this cosine up (the name
+    #: is the evidence; the floor keeps apart two things of one name).
+    ending_candidate_similarity: float = unit(0.2)
     #: Stage 3b: the learned pair head (``lokulmem/pairhead.py``; model card
     #: ``lokulmem/models/contradiction_head.md``) judges what the rules leave open.
     contradiction_classifier: bool = False
@@ -654,6 +669,8 @@ class Config:
         object.__setattr__(self, "confidence_scores", dict(self.confidence_scores))
         object.__setattr__(self, "temporal_markers", tuple(self.temporal_markers))
         object.__setattr__(self, "weak_temporal_markers", tuple(self.weak_temporal_markers))
+        for name in ("ending_phrases", "role_ending_phrases", "ending_roles"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
         object.__setattr__(self, "transient_types", tuple(self.transient_types))
         object.__setattr__(self, "backed_types", tuple(self.backed_types))
         self.validate()
@@ -752,6 +769,14 @@ class Config:
         for i, marker in enumerate(self.temporal_markers):
             if not isinstance(marker, str) or not marker.strip():
                 raise ConfigError(f"temporal_markers[{i}]", "must be a non-empty string")
+        for name in ("ending_phrases", "role_ending_phrases"):
+            for i, phrase in enumerate(getattr(self, name)):
+                ok = isinstance(phrase, str) and phrase.count("{}") == 1 and phrase.replace("{}", "").strip()
+                if not ok:
+                    raise ConfigError(f"{name}[{i}]", "must be a phrase with one {} where the name stands")
+        for i, role in enumerate(self.ending_roles):
+            if not isinstance(role, str) or not role.strip():
+                raise ConfigError(f"ending_roles[{i}]", "must be a non-empty string")
 
     # -- derived --------------------------------------------------------
     @property

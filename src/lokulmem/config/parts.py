@@ -14,6 +14,9 @@ from ..errors import ConfigError
 
 __all__ = [
     "DECAY_SLOWDOWN",
+    "DEFAULT_ENDING_PHRASES",
+    "DEFAULT_ENDING_ROLES",
+    "DEFAULT_ROLE_ENDING_PHRASES",
     "DEFAULT_TEMPORAL_MARKERS",
     "DEFAULT_TYPES",
     "DEFAULT_WEAK_TEMPORAL_MARKERS",
@@ -92,6 +95,59 @@ DEFAULT_TEMPORAL_MARKERS: tuple[str, ...] = (
 #: want to help"): they mark a change only of the same typed attribute
 #: (docs/tuning.md entry 20).
 DEFAULT_WEAK_TEMPORAL_MARKERS: tuple[str, ...] = ("before", "now i", "these days", "lately")
+
+#: Stage 1e (``lokulmem.endings``): how a sentence says a named thing ended, ``{}``
+#: where the name stands.  Starting with ``{}``: the named one ended; otherwise the
+#: user ended it (the user must be the subject).  Written in stored content's form
+#: (the user's "my" is "User's").
+DEFAULT_ENDING_PHRASES: tuple[str, ...] = (
+    "cancelled {}",
+    "canceled {}",
+    "deleted {}",
+    "sold {}",
+    "rehomed {}",
+    "ditched {}",
+    "dumped {}",
+    "got rid of {}",
+    "say goodbye to {}",
+    "said goodbye to {}",
+    "broke up with {}",
+    "split up with {}",
+    "left {} for",
+    "switched from {}",
+    "stopped using {}",
+    "unsubscribed from {}",
+    "{} passed away",
+    "{} died",
+    "{} was put down",
+    "{} was put to sleep",
+    "{} closed down",
+    "{} shut down",
+    "{} went bust",
+    "{} went under",
+)
+
+#: Stage 1e phrases that close only a fact naming the one ended in a role
+#: (``DEFAULT_ENDING_ROLES``): "Anita retired" closes "User's boss is Anita.", not
+#: "User's sister Anita lives in Leeds."
+DEFAULT_ROLE_ENDING_PHRASES: tuple[str, ...] = (
+    "{} retired",
+    "{} resigned",
+    "{} left",
+    "{} quit",
+    "{} moved away",
+    "{} moved on",
+    "{} stepped down",
+)
+
+#: The roles of ``DEFAULT_ROLE_ENDING_PHRASES``: people one has through work or a service.
+DEFAULT_ENDING_ROLES: tuple[str, ...] = tuple(
+    """
+    boss manager supervisor colleague coworker co-worker mentor teacher tutor therapist
+    counsellor counselor doctor gp dentist vet coach trainer instructor landlord landlady
+    cleaner nanny childminder babysitter hairdresser barber physio neighbour neighbor
+    """.split()
+)
 
 TYPE_NAME = re.compile(r"^[a-z][a-z0-9_\-]{0,39}$")
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from ..config import Config
 from .attributes import Attribute, extract_attribute, polarity_conflict
 from .classify import PROTOTYPES, classify_by_prototype, classify_by_rules, substance
-from .elided import restore_subject
+from .elided import own_kin, restore_subject
 from .features import Features, detect, specificity
 from .quality import HEDGES, quality_walls
 from .rewrite import strip_fillers, to_first_person, to_user_fact
@@ -177,7 +177,7 @@ def analyze_text(sentence: str, config: Config) -> Analysis:
     """Rewrite, NER, specificity, attribute, rule types and valence of ``sentence``
     (read with its dropped "I" put back, ``restore_elided_subject``; the analysis
     keeps the sentence as said)."""
-    said = restore_subject(sentence) if config.restore_elided_subject else sentence
+    said = restore_subject(own_kin(sentence)) if config.restore_elided_subject else sentence
     feats = detect(said)
     attr = extract_attribute(said)
     # A slot of the speaker's own told without "I" ("Phoenix is home now.", "Home for

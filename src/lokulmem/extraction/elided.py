@@ -23,6 +23,11 @@ instead"; a fragment that opens with "and" or "then" is left as it is):
 * the kind of day (week, shift …) one had somewhere: "Long day at Canonical, but the
   release went out." → "I had a long day at Canonical, …".
 
+:func:`own_kin` puts back the "my" that a relative called by what one calls
+them goes without: "Mum moved to Spain.", "Gran is in a care home now." →
+"My mum …", "My gran …" (capitalised, with no determiner before it; "Thanks,
+Mum!" stays chit-chat either way).
+
 It leaves alone what may be something else, or nothing to remember: short
 reactions that end on what the listener said ("Loved it!", "Enjoyed reading
 that."), an "-ing" phrase whose clause has a verb of its own ("Watching that
@@ -39,7 +44,34 @@ import re
 
 from .lexicon import LATIN_LETTERS
 
-__all__ = ["is_past_tense", "restore_subject"]
+__all__ = ["is_past_tense", "own_kin", "restore_subject"]
+
+#: What one calls one's own relatives, used as a name ("Mum", "Gran", "Grandad").
+_KIN_NAMES = re.compile(
+    r"(?<![\w'])(?<!\b[Mm]y )(?<!\b[Oo]ur )(?<!\b[Yy]our )(?<!\b[Hh]is )(?<!\b[Hh]er )(?<!\b[Tt]he )"
+    r"(?<!\b[Tt]heir )(?<!\b[Aa] )"
+    r"(Mum|Mom|Mummy|Mommy|Dad|Daddy|Gran|Granny|Grandma|Nan|Nana|Nanna|Grandad|Granddad|Grandpa)\b(?![-'’]\w{2,})"
+)
+
+#: A relative spoken to ("Thanks, Mum!"): after a comma or a greeting, before the end.
+_ADDRESS_END = re.compile(r"\s*(?:[!?.,]|$)")
+_ADDRESS_BEFORE = re.compile(
+    r"(?:,|\b(?:thanks|thank you|hi|hey|hello|bye|night|morning|love you|sorry))\s*$", re.IGNORECASE
+)
+
+
+def own_kin(sentence: str) -> str:
+    """``sentence`` with "my" before each relative called by name ("Mum moved to
+    Spain." → "My mum moved to Spain."), or as it was."""
+
+    def mine(m: re.Match[str]) -> str:
+        before, after = sentence[: m.start()], sentence[m.end() :]
+        if _ADDRESS_END.match(after) and (not before.strip() or _ADDRESS_BEFORE.search(before)):
+            return m.group(0)  # "Thanks, Mum!", "Mum, Dad and I …": said to them, or a list
+        return ("My " if m.start() == 0 else "my ") + m.group(1).lower()
+
+    return _KIN_NAMES.sub(mine, sentence)
+
 
 #: Adverbs a dropped-subject sentence may open with ("Just got back", "Finally finished").
 _LEAD_ADVERBS = frozenset(

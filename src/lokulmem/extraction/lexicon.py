@@ -103,7 +103,7 @@ RELATIONS = frozenset(
     neighbour colleague coworker co-worker cofounder co-founder boss manager mentor
     teacher therapist doctor dog cat pet puppy kitten family
     grandson granddaughter grandchild grandchildren grandkid grandkids grandad granddad
-    granny nan nana stepson stepdaughter stepmom stepmum stepdad stepfather stepmother
+    gran granny nan nana nanna stepson stepdaughter stepmom stepmum stepdad stepfather stepmother
     flatmate housemate teammate classmate
     """.split()
 )
