@@ -430,3 +430,17 @@ def test_a_told_echo_lends_only_from_the_memory_nearest_to_it() -> None:
     new = session_item("new", vec(0.3, 1, 0, 0), 0.10, "s2", day=20, content=told)
     ranked, moved = newer_first([old, runs, new], ECHO, relevant={"old"})
     assert ids(ranked) == ["old", "runs", "new"] and not moved
+
+
+def test_an_echo_is_read_below_the_window_up_to_its_reach() -> None:
+    """A crowd of older memories on the topic can push the later word just below the
+    window: it is read there, up to ``newer_first_echo_reach`` places."""
+    old = session_item("old", vec(1, 0.2, 0, 0), 0.60, "s1")
+    crowd = [session_item(f"c{i}", vec(0, 1, 0.1 * i, 0), 0.5 - 0.01 * i, f"c{i}", day=-9) for i in range(5)]
+    new = session_item("new", vec(1, 0, 0.3, 0), 0.10, "s2", day=20)
+    config = ECHO.replace(newer_first_window=5, newer_first_echo_reach=10)
+    ranked, moved = newer_first([old, *crowd, new], config, relevant={"old"})
+    assert ids(ranked)[:2] == ["new", "old"] and moved == {"new": "old"}
+    # Within the window only, it is not read.
+    short = config.replace(newer_first_echo_reach=5)
+    assert ids(newer_first([old, *crowd, new], short, relevant={"old"})[0])[-1] == "new"

@@ -538,6 +538,11 @@ class Config:
     #: ``newer_first_echo_similarity`` it changes nothing; no PRD figure,
     #: docs/tuning.md entry 66.
     newer_first_echo_told_similarity: float = unit(0.4)
+    #: See ``newer_first_echo_similarity``: the places of the ranking read for a
+    #: newer memory that echoes a relevant best result (the window's places are
+    #: read in any case; a crowd of older memories on the same topic can push the
+    #: later word just below the window).
+    newer_first_echo_reach: int = posint(10)
 
     # --- embedding ---
     #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).
