@@ -139,3 +139,27 @@ def test_a_tie_ended_closes_the_relation() -> None:
     fact = _fact("User's boyfriend Tom is a chef.")
     found = ending_of(endings, [(fact, 0.3)], min_similarity=0.2, roles=CFG.ending_roles)
     assert found is not None and found[0] is fact
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Withdrew from Manchester, physio says my knee needs a rest.",
+            ("Manchester", "withdrew from Manchester"),
+        ),
+        ("User and Kieran called it quits over Christmas.", ("Kieran", "Kieran and I called it quits")),
+        ("Maureen sold up and a letting agency runs the place now.", ("Maureen", "Maureen sold up")),
+    ],
+)
+def test_more_endings_read(text: str, expected: tuple[str, str]) -> None:
+    assert [(n, p) for n, p, _ in _ended(text)] == [expected]
+
+
+def test_a_fact_about_the_user_need_not_open_with_the_user() -> None:
+    endings = [Ending(name="Manchester", phrase="withdrew from Manchester", role=False)]
+    fact = _fact("April is the Manchester marathon, User is four months into training.")
+    found = ending_of(endings, [(fact, 0.3)], min_similarity=0.2, roles=CFG.ending_roles)
+    assert found is not None and found[0] is fact
+    world = _fact("Manchester is rainy in April.")
+    assert ending_of(endings, [(world, 0.6)], min_similarity=0.2, roles=CFG.ending_roles) is None

@@ -420,13 +420,13 @@ def test_a_newer_fact_that_tells_the_change_stands_where_the_older_stands(
     for the relationship status the new fact sets, which alone would inject it:
     that cue is set aside here, so only the inheritance is measured.)"""
     mem = make_mem(newer_first_inherits=inherits, asked_attribute_bonus=0.0, relevance_attribute_weight=0.0)
-    fact, change = "My girlfriend is Priya.", "Priya and I broke up, I'm single now."
+    fact, change = "My girlfriend is Priya.", "Things ended with Priya, I'm single now."
     now = _changed_then_asked(mem, clock, fact, change, "Do I have a girlfriend?")
     assert now.debug is not None
     injected = [i.memory.content for i in now.debug.injected]
     single = next(c for c in now.debug.candidates if "single" in c.memory.content)
     if inherits:
-        assert injected == ["User and Priya broke up, User is single now.", "User's girlfriend is Priya."]
+        assert injected == ["Things ended with Priya, User is single now.", "User's girlfriend is Priya."]
         older = next(c for c in now.debug.candidates if "girlfriend" in c.memory.content)
         assert single.evidence == older.evidence
     else:
@@ -466,7 +466,7 @@ def test_a_yes_no_question_asks_for_the_slot_the_change_sets(
     """ "Do I have a girlfriend?" asks for the relationship status: the fact that sets
     it now is injected first by default."""
     mem = make_mem()
-    fact, change = "My girlfriend is Priya.", "Priya and I broke up, I'm single now."
+    fact, change = "My girlfriend is Priya.", "Things ended with Priya, I'm single now."
     now = _changed_then_asked(mem, clock, fact, change, "Do I have a girlfriend?")
     assert now.debug is not None
-    assert now.debug.injected[0].memory.content == "User and Priya broke up, User is single now."
+    assert now.debug.injected[0].memory.content == "Things ended with Priya, User is single now."

@@ -100,6 +100,8 @@ def ended(
     …", or as stored, "User cancelled Riverford.") says ended, each once, in the
     order found."""
     found: dict[str, Ending] = {}
+    # The rewrite says "User and Kieran called it quits" for "Kieran and I …".
+    content = re.sub(rf"\b{re.escape(label)} and ([A-Z][\w'-]*)", r"\1 and I", content)
     patterns = (*_patterns(tuple(phrases), False, label), *_patterns(tuple(role_phrases), True, label))
     for pattern, role, template in patterns:
         for match in pattern.finditer(content):
@@ -139,6 +141,12 @@ def _name_word(word: str, label: str) -> bool:
     return word[:1].isupper() and word.lower() not in NOT_PROPER and not word.startswith(label)
 
 
+def _about_user(text: str, label: str) -> bool:
+    """``text`` is a fact about the user ("User …", "April is the marathon User
+    trains for"), not about the world."""
+    return re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text) is not None
+
+
 def _someone_elses(text: str, label: str) -> bool:
     """``text`` is about a person of the user's ("User's sister works at …"), not the
     user's own thing; a pet is the user's own ("User's dog Biscuit …")."""
@@ -168,7 +176,7 @@ def ending_of(
     best: tuple[Memory, float, Ending] | None = None
     for memory, similarity in facts:
         text = memory.content
-        if similarity < min_similarity or not text.startswith(label) or _ORIGIN.search(text):
+        if similarity < min_similarity or not _about_user(text, label) or _ORIGIN.search(text):
             continue
         for e in endings:
             if e.phrase in text or not _names(e.name, text, label):

@@ -325,3 +325,39 @@ def test_every_device_a_rule_names_has_a_platform() -> None:
     from lokulmem.extraction.attribute_rules import _PLATFORMS
 
     assert set(DEVICE_NAMES) == set(_PLATFORMS)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key", "value", "negated"),
+    [
+        ("Home for me is Bristol, near the harbour.", "user.residence", "bristol", False),
+        ("Newcastle really feels like home now.", "user.residence", "newcastle", False),
+        ("I moved from Leeds to Newcastle two years ago.", "user.residence", "newcastle", False),
+        ("I moved to York three months ago, love it", "user.residence", "york", False),
+        ("I rent a studio above a bakery in Hackney.", "user.residence", "hackney", False),
+        ("Completed on our first house in Walthamstow on Friday!", "user.residence", "walthamstow", False),
+        ("I'm a postwoman in Hull.", "user.job", "postwoman", False),
+        ("I cycle everywhere.", "user.commute", "bike", False),
+        ("We bank with Santander.", "user.bank", "santander", False),
+        ("I moved all our accounts across to Monzo in the summer.", "user.bank", "monzo", False),
+        ("Kieran and I called it quits over Christmas.", "user.relationship_status", "single", False),
+        ("Handed in my dissertation, the MA is done!", "user.study", "ma", True),
+    ],
+)
+def test_slots_the_eighth_set_told(sentence: str, key: str, value: str, negated: bool) -> None:
+    """Forms the eighth knowledge-update set found unread (docs/tuning.md entry 81)."""
+    a = extract_attribute(sentence)
+    assert a is not None and (a.key, a.value, a.negated) == (key, value, negated)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "This really feels like home.",
+        "Home for me is a state of mind.",
+        "We split up at work.",
+        "The show is done.",
+    ],
+)
+def test_forms_near_them_set_no_slot(sentence: str) -> None:
+    assert extract_attribute(sentence) is None

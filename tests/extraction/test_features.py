@@ -38,3 +38,8 @@ def test_a_self_statement_may_open_with_a_lead_in() -> None:
         "These days prices are wild.",
     ):
         assert not detect(text).self_statement, text
+
+
+def test_a_name_after_a_role_is_a_person() -> None:
+    assert detect("Our landlady Maureen lives downstairs.").person_names == ("Maureen",)
+    assert detect("My dentist Okafor is lovely.").person_names == ("Okafor",)

@@ -114,3 +114,20 @@ def test_plural_facts_are_stored_about_the_user_and_keep_the_vector_of_what_was_
         assert m.content == ("User and others adopted a rescue cat called Miso." if rewrite else said)
         (want,) = embedder.embed([said])
         assert m.embedding is not None and np.allclose(m.embedding, want, atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        (
+            "No caffeine for me anymore, it's peppermint tea now.",
+            "No caffeine for User anymore, it's peppermint tea now.",
+        ),
+        ("No, I live in Leeds.", "User lives in Leeds."),
+        ("I withdrew from the race.", "User withdrew from the race."),
+        ("I drank too much coffee.", "User drank too much coffee."),
+    ],
+)
+def test_no_as_a_word_and_irregular_pasts_are_kept(said: str, fact: str) -> None:
+    """ "No" is a filler only as an answer; an irregular past takes no "-s"."""
+    assert to_user_fact(said) == fact

@@ -116,7 +116,13 @@ DEFAULT_ENDING_PHRASES: tuple[str, ...] = (
     "left {} for",
     "switched from {}",
     "stopped using {}",
+    "pulled out of {}",
+    "withdrew from {}",
+    "dropped out of {}",
     "unsubscribed from {}",
+    "{} and I broke up",
+    "{} and I split up",
+    "{} and I called it quits",
     "{} passed away",
     "{} died",
     "{} was put down",
@@ -138,6 +144,7 @@ DEFAULT_ROLE_ENDING_PHRASES: tuple[str, ...] = (
     "{} moved away",
     "{} moved on",
     "{} stepped down",
+    "{} sold up",
 )
 
 #: The roles of ``DEFAULT_ROLE_ENDING_PHRASES``: people one has through work or a service.

@@ -93,7 +93,9 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         "residence",
         SUBJECT
         + ADV
-        + r"\s+(?:just\s+)?(?:moved|relocated)\s+(?:(?:down|up|back|out|across)\s+)?to\s+"
+        + r"\s+(?:just\s+)?(?:moved|relocated)\s+(?:(?:down|up|back|out|across)\s+)?"
+        # "moved from Leeds to Newcastle": where one went is the home.
+        + r"(?:from\s+[a-z][a-z'.\-]*(?:\s+[a-z][a-z'.\-]*){0,2}?\s+)?to\s+"
         # Not a thing one moves to ("moved to Android", "moved to a new team").
         + r"(?!(?:a|an|new|my|our|the\s+new|"
         + "|".join(DEVICE_NAMES)
@@ -114,6 +116,16 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         "residence_now",
         r"\b(?!(?:" + NOT_A_PLACE + r")\b)" + PLACE_NAME + r"\s+is\s+(?:my\s+|our\s+)?home\s+now\b",
     ),
+    # "Home for me is Bristol, near the harbour.", "Newcastle really feels like home now."
+    ("residence_now", r"\bhome\s+for\s+(?:me|us)\s+is\s+(?:now\s+)?(?!(?:an?|the|my|our)\b)" + PLACE),
+    (
+        "residence_now",
+        r"\b(?!(?:"
+        + NOT_A_PLACE
+        + r")\b)"
+        + PLACE_NAME
+        + r"\s+(?:really\s+|finally\s+|now\s+|already\s+|properly\s+)*feels\s+like\s+(?:my\s+|our\s+)?home\b",
+    ),
     (
         "residence_now",
         r"\bsign(?:ed|ing)\s+(?:the|a|our|my)\s+lease\s+(?:on|for)\s+(?:an?\s+|the\s+)?(?:new\s+)?"
@@ -125,7 +137,11 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         "residence_now",
         r"\b(?:i(?:'m|\s+am)?|we(?:'re|\s+are)?)\s+(?:now\s+|currently\s+|still\s+)?(?:rent|renting)\s+"
         r"(?:an?|the)\s+"
-        r"(?:[a-z0-9\-]+\s+)?" + HOME_WORDS + r"\s+in\s+" + PLACE,
+        r"(?:[a-z0-9\-]+\s+)?"
+        + HOME_WORDS
+        # "a studio above a bakery in Hackney"
+        + r"(?:\s+(?:above|over|behind|near|next\s+to|off)\s+(?:an?|the)\s+[a-z\-]+)?\s+in\s+"
+        + PLACE,
     ),
     ("residence_now", r"\bwe(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?relocated\s+to\s+" + PLACE),
     # ... or by the home one got: "got my own place in Neukölln", "We bought our first
@@ -133,7 +149,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     # Spain" is not a home named so).
     (
         "residence_now",
-        r"\b(?:got|bought|found|moved\s+into|got\s+the\s+keys?\s+(?:to|for))\s+(?:my|our|a|an)\s+"
+        r"\b(?:got|bought|found|moved\s+into|completed\s+on|got\s+the\s+keys?\s+(?:to|for))\s+(?:my|our|a|an)\s+"
         r"(?:(?:own|new|first|little|small)\s+)*"
         + HOME_WORDS
         + r"(?:\s+(?:that\s+)?(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:bought|found|got|rented))?\s+in\s+"
@@ -261,6 +277,8 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"\bi" + ADV + r"\s+(?:take|ride|catch)\s+(?:the\s+)?(?P<v>bus|train|subway|metro|tram|ferry)"
         r"(?:\s+(?:now|these days|nowadays|every day|every morning|daily|instead))?\s*(?:[,.;!?]|$)",
     ),
+    # "I cycle everywhere", "I walk everywhere these days": how one gets around.
+    ("commute", r"\bi" + ADV + r"\s+(?P<v2>cycle|bike|walk|drive)\s+everywhere\b"),
     # "... so I drive in now": going in to work, said without saying where.
     (
         "commute",

@@ -88,8 +88,10 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         "relationship_event",
         r"\b(?:we|(?:my\s+)?[a-z][a-z'\-]*\s+and\s+i)(?:'ve|\s+have)?"
         + ADV
-        + r"\s+(?:got\s+|finally\s+)?(?P<v>separated|split\s+up|broke\s+up|divorced|engaged|married)"
-        + r"(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|in|on|after|before|earlier|recently|yesterday|a\s+few|"
+        + r"\s+(?:got\s+|finally\s+)?(?P<v>separated|split\s+up|broke\s+up|divorced|engaged|married|"
+        + r"called\s+it\s+quits)"
+        + r"(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|in|on|over|around|during|after|before|earlier|recently|"
+        + r"yesterday|a\s+few|"
         + r"two|three|four|five|six|several)\b)",
     ),
     # "I drive a Golf", not "I drive in now" / "I drive to work" (a way of going somewhere).
@@ -265,11 +267,14 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     # The user's bank: "I bank with Barclays.", "My bank is Monzo.", "I moved my
     # account to Starling." (a name: "my account to the cloud" is no bank).
     ("bank", SUBJECT + ADV + r"\s+(?:bank|banks)\s+with\s+" + VALUE + END),
+    ("bank", r"\bwe" + ADV + r"\s+bank\s+with\s+" + VALUE + END),
     ("bank", r"\bmy\s+bank\s+is\s+(?:now\s+)?" + VALUE + END),
     (
         "bank",
-        r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|switched|transferred)\s+(?:my\s+(?:bank\s+|current\s+)?"
-        r"account|banks?)\s+(?:over\s+)?to\s+" + VALUE + END,
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|switched|transferred)\s+"
+        r"(?:(?:all\s+)?(?:my|our)\s+(?:bank\s+|current\s+)?accounts?|banks?)\s+(?:over\s+|across\s+)?to\s+"
+        + VALUE
+        + END,
     ),
     # Who provides a service by contract: "My phone plan is with Vodafone.", "I ported
     # my number to Three.", "We switched our internet to BT." (a

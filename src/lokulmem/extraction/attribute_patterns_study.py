@@ -78,4 +78,10 @@ STUDY_PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?:the|my)\s+(?:(?:part|full)-time\s+|online\s+)?(?:(?P<v>" + DEGREES + r")\b"
         r"|(?P<v2>[a-z][a-z\-]*)\s+(?:degree|diploma|course|programme|program)\b)",
     ),
+    # "The MA is done!", "my PhD is finally finished".
+    (
+        "study_left",
+        r"\b(?:the|my)\s+(?P<v>" + DEGREES + r")\s+is\s+(?:finally\s+|officially\s+|all\s+)?"
+        r"(?P<neg>done|finished|over|complete)\b",
+    ),
 )

@@ -113,7 +113,11 @@ _PLACE_WHEN = re.compile(
     + "|".join((*MONTHS[:12], *WEEKDAYS))
     + r"|spring|summer|autumn|fall|winter|new\s+year|\d{4}|weekend)|"
     r"for\s+(?:a|an|one|two|three|four|five|six|seven|"
-    r"eight|nine|ten|\d+|a\s+few|several|many)\b)\b.*$"
+    r"eight|nine|ten|\d+|a\s+few|several|many)\b|"
+    # "newcastle two years ago", "leeds last year"
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|several|many)\s+"
+    r"(?:days?|weeks?|months?|years?)(?:\s+ago)?\b|(?:last|this)\s+(?:week|month|year|spring|summer|autumn|winter)\b)"
+    r".*$"
 )
 
 
@@ -261,7 +265,7 @@ def _favorite(attribute: str, groups: Groups, value: str) -> tuple[str, str] | N
 
 def _relationship_event(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     # A break-up leaves one single; the other events name the status they lead to.
-    status = "single" if value.endswith(" up") else value
+    status = "single" if value.endswith((" up", " quits")) else value
     return "relationship_status", status
 
 
@@ -327,7 +331,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "pet_name": {"finish": _qualified},
     "color": {"finish": _qualified},
     "place": {"finish": _qualified},
-    "bank": {"proper": True, "tail": _TIME_TAIL},
+    "bank": {"proper": True, "tail": _PROVIDER_TAIL},
     "relationship_dating": {"attribute": "relationship_status", "default": "dating"},
     "bedtime": {"finish": _number},
     "weight": {"finish": _weight},

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import LATIN_LETTERS
+from .lexicon import IRREGULAR_PAST, LATIN_LETTERS
 
 __all__ = ["is_past_tense", "own_kin", "restore_subject"]
 
@@ -77,15 +77,6 @@ def own_kin(sentence: str) -> str:
 _LEAD_ADVERBS = frozenset(
     "just finally recently also still really totally actually already currently literally "
     "officially honestly seriously".split()
-)
-#: Irregular past tenses (regular ones end in "-ed").
-_IRREGULAR_PAST = frozenset(
-    """
-    went got had made took saw met bought sold ran began found thought felt left came gave
-    won lost spent kept wrote drove flew ate drank built taught caught brought heard grew
-    became broke chose fell forgot held led paid sent slept spoke stood woke wore did knew
-    rode swam sang threw told
-    """.split()
 )
 #: Past tenses spelt like their present, read as past only before the words that
 #: make them so ("Quit my job.", "Cut right down.", "Hurt my back.", "Split up with
@@ -245,7 +236,7 @@ def _has_own_verb(sentence: str, *, start: int) -> bool:
 def _is_past(word: str) -> bool:
     """Whether ``word`` (lower-case) is a past tense: an irregular one, or a regular
     "-ed" form of five letters or more that is not a word like "speed"."""
-    return word in _IRREGULAR_PAST or (word.endswith("ed") and len(word) >= 5 and word not in _NOT_PAST)
+    return word in IRREGULAR_PAST or (word.endswith("ed") and len(word) >= 5 and word not in _NOT_PAST)
 
 
 def is_past_tense(text: str) -> bool:

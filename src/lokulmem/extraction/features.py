@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..config import SpecificityWeights
+from ..config import DEFAULT_ENDING_ROLES, SpecificityWeights
 from .lexicon import (
     FIRST_NAMES,
     LATIN_LETTERS,
@@ -117,6 +117,10 @@ class Features:
         return tuple(out)
 
 
+#: The roles a person is named by (boss, landlady, GP …): "our landlady Maureen".
+_ROLES = frozenset(DEFAULT_ENDING_ROLES)
+
+
 def _proper_nouns(sentence: str) -> tuple[list[str], list[str]]:
     """Split capitalised spans into (person names, places/organisations)."""
     persons: list[str] = []
@@ -158,7 +162,8 @@ def _proper_nouns(sentence: str) -> tuple[list[str], list[str]]:
             places.append(span)
         else:
             prev = tokens[i - 1].group(0).lower() if i > 0 else ""
-            if prev in RELATIONS or prev.endswith("'s"):
+            # "my sister Ola", "Tom's Ola", "our landlady Maureen", "my GP Dr Shah"
+            if prev in RELATIONS or prev in _ROLES or prev.endswith("'s"):
                 persons.append(span)
             else:
                 places.append(span)  # an unknown proper noun: treat as place/organisation

@@ -128,7 +128,11 @@ JOB_WORDS = frozenset(
     secretary clerk cashier waiter waitress bartender tutor coach trainer translator
     economist banker broker investor lecturer principal pastor priest owner lead
     specialist coordinator representative supervisor volunteer retiree retired
-    unemployed homemaker
+    unemployed homemaker postman postwoman postie binman fireman fisherman handyman
+    tradesman salesman saleswoman carer midwife gardener cleaner childminder nanny
+    hairdresser barber butcher builder roofer labourer porter receptionist paralegal
+    solicitor barrister optician radiographer physio physiotherapist dietitian
+    nutritionist surveyor courier
     """.split()
 )
 
@@ -241,6 +245,18 @@ REPLACEMENT_MARKERS = re.compile(
     r"outgrown|outgrew|grown out of|grew out of)\b"
     r"|\b(?:it|that) turn(?:s|ed) out\b|(?:^|[,;:]\s*)turns out\b",
     re.IGNORECASE,
+)
+
+#: Irregular past tenses: a dropped "I" explains one opening a sentence ("Went to
+#: the market.": ``elided``), and the third-person rewrite leaves it as it is ("I
+#: withdrew" → "User withdrew": ``rewrite``).
+IRREGULAR_PAST = frozenset(
+    """
+    went got had made took saw met bought sold ran began found thought felt left came gave
+    won lost spent kept wrote drove flew ate drank built taught caught brought heard grew
+    became broke chose fell forgot held led paid sent slept spoke stood woke wore did knew
+    rode swam sang threw told withdrew understood said sat meant
+    """.split()
 )
 
 #: Past-tense verbs that end a state or set a new value ("cut out caffeine", "went up

@@ -10,24 +10,24 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import SHARED_SUBJECT_VERBS
+from .lexicon import IRREGULAR_PAST, SHARED_SUBJECT_VERBS
 
 __all__ = ["plural_to_user", "strip_fillers", "to_first_person", "to_user_fact"]
 
+#: "No" only as an answer ("No, I …") or a set phrase ("No worries, …"): "No
+#: caffeine for me anymore" keeps it.
 _FILLERS = re.compile(
     r"^(?:(?:well|so|oh|ah|um|uh|hmm|actually|honestly|anyway|anyways|also|btw|by the way|"
-    r"hey|hi|hello|yeah|yes|yep|no|nah|ok|okay|lol|haha|wow|and|but|plus|fyi|just so you know|"
-    r"fun fact)\b[,!.:;\-—]*\s*)+",
+    r"hey|hi|hello|yeah|yes|yep|nah|ok|okay|lol|haha|wow|and|but|plus|fyi|just so you know|"
+    r"fun fact|no\s+(?:worries|problem|probs?|doubts?|way|kidding|wonder))\b[,!.:;\-—]*\s*"
+    r"|no\s*[,!.:;—]+\s*)+",
     re.IGNORECASE,
 )
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is"}
-_INVARIANT = frozenset(
+_INVARIANT = IRREGULAR_PAST | frozenset(
     """
-    can could will would shall should may might must used was did had went got made took
-    came saw knew thought bought felt left met ran said told found gave grew became began
-    wrote spent lost won ate drove flew quit broke chose fell forgot held kept led paid put
-    sold sent sat slept spoke stood taught understood woke wore brought caught built heard
-    meant read set shut hit cut let ought dare are were hurt split
+    can could will would shall should may might must used was ought dare are were
+    quit put read set shut hit cut let hurt split
     """.split()
 )
 #: Present-tense verbs that end in "ed" like a past tense ("I need" → "User needs").

@@ -92,6 +92,7 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         (
             rf"\bhow\s+(?:do|does)\s+{_SUBJ}\s+(?:get|go|travel)\s+to\s+(?:work|the\s+office)\b",
             rf"\bhow\s+(?:do|does)\s+{_SUBJ}\s+commute\b",
+            rf"\bhow\s+(?:do|does)\s+{_SUBJ}\s+get\s+around\b",
             rf"\b{_POSS}\s+commute\b",
         ),
     ),
