@@ -38,7 +38,10 @@ entry's rules; one key corrected after: entry 77), and the eighth
 (``eval/data/knowledge_update_eighth.jsonl``, 30 changes and 10 restatements: a
 landlady, a marathon withdrawn from, a GP retired, a bank, a boyfriend, a
 tortoise …; 65.0% at its first measurement, both at the session's first commit
-and after entries 79–80: entry 81).
+and after entries 79–80: entry 81) and the ninth (``eval/data/knowledge_update_ninth.jsonl``,
+20 changes and 10 restatements: a medication, a school, a greenhouse, a
+hospital stay, a cleaner …; 56.7% at its first measurement, at the session's
+first commit and after entry 81; one key corrected after: entry 82).
 
 **Replay.**  One fresh store per case: ``learn(fact)`` on day 0, ``learn(change)``
 on day 20 (another session), the question on day 40 through

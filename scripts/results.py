@@ -74,6 +74,13 @@ COMMANDS: dict[str, list[str]] = {
         "eval/data/knowledge_update_eighth.jsonl",
         "--crowd",
     ],
+    "knowledge_update_ninth": ["-m", "eval.knowledge_update", "eval/data/knowledge_update_ninth.jsonl"],
+    "knowledge_update_ninth_crowd": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_ninth.jsonl",
+        "--crowd",
+    ],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
     # Needs the bench-only packages (pip install chromadb mem0ai) in this interpreter.
     "side_by_side": ["bench/side_by_side.py", "--n", "10000", "--runs", "50"],

@@ -346,3 +346,26 @@ def test_a_new_job_or_home_said_with_the_is_the_users() -> None:
         plan.vectors.append(v)
         plan_sentence(plan, analyze_text(sentence, CFG), v, {}, {}, alone, CFG)
         assert (plan.decisions[-1].outcome == "general-statement") is general, sentence
+
+
+def test_one_thing_named_with_the_in_both_is_the_users_world() -> None:
+    """ "the greenhouse" a stored fact names with "the" too: the user's world, with no
+    impersonal margin (it was dropped below the raised threshold); a short or
+    unknown one is not."""
+    alone = facts(source=Provenance(session_id="s", turn=3, now=NOW, message="m", reply=""), personal=False)
+    v = vec(1, 0.45, 0, 0)
+    old = stored("m1", "User is growing tomatoes in the greenhouse.", vec(1, 0, 0, 0))
+    for sentence, outcome in [
+        ("Blight got the tomatoes, so the greenhouse is all chillies now.", "stored"),
+        ("The weather was grey and wet all week.", "general-statement"),
+    ]:
+        plan = LearnPlan()
+        plan.vectors.append(v)
+        plan_sentence(plan, analyze_text(sentence, CFG), v, {"m1": old}, {"m1": 0.2}, alone, CFG)
+        assert plan.decisions[-1].outcome == outcome, sentence
+
+
+def test_back_from_where_the_fact_has_them_is_news() -> None:
+    """ "home from hospital" says the opposite of "in hospital", however alike they read."""
+    plan = _said_near("Dad's home from hospital, recovering well.", "User's dad has been in hospital.", CFG)
+    assert plan.decisions[-1].outcome == "stored" and not plan.reinforced

@@ -43,3 +43,7 @@ def test_a_self_statement_may_open_with_a_lead_in() -> None:
 def test_a_name_after_a_role_is_a_person() -> None:
     assert detect("Our landlady Maureen lives downstairs.").person_names == ("Maureen",)
     assert detect("My dentist Okafor is lovely.").person_names == ("Okafor",)
+
+
+def test_a_child_named_by_place_in_the_family_is_a_person() -> None:
+    assert detect("Our eldest, Rosie, is in year 9.").person_names == ("Rosie",)

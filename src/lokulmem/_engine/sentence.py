@@ -34,7 +34,7 @@ from ..extraction.lexicon import NEGATION, REPLACEMENT_MARKERS, STATE_CHANGES, U
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
-from .world import answers_a_question, general_statement, with_known_people
+from .world import answers_a_question, general_statement, names_known, with_known_people
 
 __all__ = ["LearnPlan", "MessageFacts", "gate", "plan_message", "plan_sentence", "with_context_vector"]
 
@@ -213,7 +213,9 @@ def plan_sentence(
     if verdict is not None and verdict.kind == "variant":
         verdict = None
         force = True  # a near-copy carrying a new number or name is new information
-    impersonal = a.impersonal and not facts.personal
+    # A thing of the user's named with "the" ("… so the greenhouse is all chillies
+    # now.") is their world: no impersonal margin, as for a person they named.
+    impersonal = a.impersonal and not facts.personal and not names_known(a.sentence, candidates)
     if not force and general_statement(
         a, personal=facts.personal, reply=source.reply, config=cfg, candidates=candidates
     ):
@@ -300,7 +302,21 @@ def _restated_by(content: str, fact: Memory, config: Config) -> bool:
         return False
     if UNDONE.search(fact.content) and not UNDONE.search(content) and is_past_tense(content):
         return False  # "User shipped the redesign." after "User needs to finish the redesign."
+    if _left(content, fact.content):
+        return False  # "User's dad's home from hospital." after "User's dad has been in hospital."
     return restates(content, fact) and shares_topic(content, fact.content, config)
+
+
+#: Back from a place one was in: "home from hospital", "out of prison", "back from Spain".
+_LEFT_PLACE = re.compile(
+    r"\b(?:home|back|out|discharged|released)\s+(?:from|of)\s+(?:the\s+)?([a-z]{3,})\b", re.IGNORECASE
+)
+
+
+def _left(content: str, fact: str) -> bool:
+    """``content`` says its subject is back from the place ``fact`` has them in."""
+    places = [re.escape(m.group(1)) for m in _LEFT_PLACE.finditer(content)]
+    return any(re.search(rf"\bin\s+(?:the\s+)?{p}\b", fact, re.IGNORECASE) for p in places)
 
 
 def _nearest_restated(a: Analysis, candidates: Sequence[Candidate], config: Config) -> float | None:

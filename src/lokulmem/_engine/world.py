@@ -28,6 +28,8 @@ __all__ = ["answers_a_question", "general_statement", "names_known", "with_known
 _QUESTION = re.compile(r"[^.!?]*\?")
 #: "the" (or "this", "that") and the two words after it: a definite reference.
 _DEFINITE = re.compile(r"\b(?:the|this|that)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)", re.IGNORECASE)
+#: "the greenhouse": one word after "the", long enough to name a thing of one's own.
+_DEFINITE_ONE = re.compile(r"\bthe\s+([a-z][a-z'-]{6,})\b", re.IGNORECASE)
 
 
 #: "The new job pays 37 grand.": in chat, a new job, home or boss said with "the" is
@@ -64,14 +66,20 @@ def _tied_to_the_user(a: Analysis) -> bool:
 def names_known(sentence: str, candidates: Sequence[Candidate]) -> bool:
     """Whether the sentence refers, with "the", to a thing of two content words that a
     nearby stored fact names ("The book club meets on Wednesdays now." after "User is
-    in a book club on Thursdays."): the user's world, not a general statement."""
+    in a book club on Thursdays."), or of one long word that fact names with "the"
+    too ("the greenhouse"): the user's world, not a general statement."""
     phrases = {
         f"{x.lower()} {y.lower()}"
         for x, y in _DEFINITE.findall(sentence)
         if x.lower() not in STOPWORDS and y.lower() not in STOPWORDS
     }
     known = [c.memory.content.lower() for c in candidates if c.memory.status == "active"]
-    return any(p in text for p in phrases for text in known)
+    if any(p in text for p in phrases for text in known):
+        return True
+    # "… so the greenhouse is all chillies now." after "User is growing tomatoes in
+    # the greenhouse.": the same thing, named with "the" in both.
+    things = {f"the {w.lower()}" for w in _DEFINITE_ONE.findall(sentence) if w.lower() not in STOPWORDS}
+    return any(re.search(rf"\b{re.escape(t)}\b", text) for t in things for text in known)
 
 
 def with_known_people(a: Analysis, candidates: Sequence[Candidate], config: Config) -> Analysis:

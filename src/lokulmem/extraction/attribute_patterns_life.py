@@ -81,6 +81,12 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     # "I'm off the market": taken.
     ("relationship_dating", r"\bi(?:'m|\s+am)\s+(?:officially\s+|now\s+)?off\s+the\s+market\b"),
+    # "We've been on four dates", "we've been on a few dates now".
+    (
+        "relationship_dating",
+        r"\bwe(?:'ve|\s+have)\s+(?:now\s+|already\s+)?been\s+on\s+(?:a\s+few|a\s+couple\s+of|some|"
+        r"two|three|four|five|six|several|\d+)\s+dates\b",
+    ),
     # A couple's event, told of "we" or "<someone> and I": "We separated this
     # spring.", "Marco and I split up in March.", "We got engaged!" (the clause
     # ends or says when: "we split up into teams" is none).

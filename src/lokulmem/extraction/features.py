@@ -117,8 +117,9 @@ class Features:
         return tuple(out)
 
 
-#: The roles a person is named by (boss, landlady, GP …): "our landlady Maureen".
-_ROLES = frozenset(DEFAULT_ENDING_ROLES)
+#: The roles a person is named by (boss, landlady, GP …): "our landlady Maureen";
+#: and the children one names by their place in the family ("our eldest, Rosie").
+_ROLES = frozenset(DEFAULT_ENDING_ROLES) | {"eldest", "youngest", "oldest"}
 
 
 def _proper_nouns(sentence: str) -> tuple[list[str], list[str]]:

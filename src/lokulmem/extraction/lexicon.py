@@ -132,7 +132,8 @@ JOB_WORDS = frozenset(
     tradesman salesman saleswoman carer midwife gardener cleaner childminder nanny
     hairdresser barber butcher builder roofer labourer porter receptionist paralegal
     solicitor barrister optician radiographer physio physiotherapist dietitian
-    nutritionist surveyor courier
+    nutritionist surveyor courier controller dispatcher inspector auditor steward
+    stewardess
     """.split()
 )
 
