@@ -344,6 +344,9 @@ def test_every_device_a_rule_names_has_a_platform() -> None:
         ("Handed in my dissertation, the MA is done!", "user.study", "ma", True),
         ("Met someone at a wedding, we've been on four dates.", "user.relationship_status", "dating", False),
         ("I'm an air traffic controller at Gatwick.", "user.job", "air traffic controller", False),
+        ("They've made me head chef, the old one left for London.", "user.job", "head chef", False),
+        ("I ride my bike to work along the canal path.", "user.commute", "bike", False),
+        ("Someone nicked my bike, so it's the 38 bus for now.", "user.commute", "bus", False),
     ],
 )
 def test_slots_the_eighth_set_told(sentence: str, key: str, value: str, negated: bool) -> None:

@@ -258,7 +258,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     # How one gets to work: "I take the bus to work" / "I cycle to work".
     (
         "commute",
-        r"\bi" + ADV + r"\s+(?:(?:take|takes|ride|catch|get)\s+(?:the\s+|a\s+)?(?P<v>bus|train|subway|"
+        r"\bi" + ADV + r"\s+(?:(?:take|takes|ride|catch|get)\s+(?:the\s+|a\s+|my\s+)?(?P<v>bus|train|subway|"
         r"metro|tram|ferry|bike|tube|underground)|(?P<v2>cycle|bike|walk|drive|run|commute by \w+))\s+to\s+"
         r"(?:work|the office|school)\b",
     ),
@@ -276,6 +276,12 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         "commute",
         r"\bi" + ADV + r"\s+(?:take|ride|catch)\s+(?:the\s+)?(?P<v>bus|train|subway|metro|tram|ferry)"
         r"(?:\s+(?:now|these days|nowadays|every day|every morning|daily|instead))?\s*(?:[,.;!?]|$)",
+    ),
+    # "… so it's the 38 bus for now", "it's the train these days": the way in while it lasts.
+    (
+        "commute",
+        r"\bit(?:'s|\s+is)\s+(?:the\s+)?(?:\d+\s+)?(?P<v>bus|train|tube|tram|metro|ferry)\s+"
+        r"(?:for\s+now|now|these\s+days|from\s+now\s+on|every\s+day)\b",
     ),
     # "I cycle everywhere", "I walk everywhere these days": how one gets around.
     ("commute", r"\bi" + ADV + r"\s+(?P<v2>cycle|bike|walk|drive)\s+everywhere\b"),
@@ -301,6 +307,14 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"\bi"
         + ADV
         + r"\s+(?:was|got|have been|'ve been|just got)\s+promoted\s+to\s+(?:an?\s+|the\s+)?"
+        + VALUE
+        + END,
+    ),
+    # "They've made me head chef", "my boss made me team lead" (a job word is required).
+    (
+        "job",
+        r"\b(?:they|(?:my\s+)?(?:boss|manager|company|work))(?:'ve|\s+have|\s+has)?\s+(?:just\s+|finally\s+)?"
+        + r"made\s+me\s+(?:an?\s+|the\s+|their\s+)?"
         + VALUE
         + END,
     ),
