@@ -93,4 +93,6 @@ def test_tells_change_reads_each_kind_of_change_word() -> None:
     assert tells_change("User had to step back from the helpline for a while.")  # a role ended
     assert tells_change("User rehomed the rabbit with a neighbour.")
     assert tells_change("User has ditched the gym membership.")
+    assert tells_change("User binned the vape in January.")
+    assert not tells_change("The milk has gone off.")  # "gone off" is food gone bad too
     assert not tells_change("User plays football on Wednesdays.")

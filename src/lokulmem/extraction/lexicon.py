@@ -271,7 +271,7 @@ STATE_CHANGES = re.compile(
     r"\b(?:cut out|cut (?:[\w']+ )?(?:hair )?(?:short|back|down)|got rid of|"
     r"went (?:up|down)|raised|lowered|increased|decreased|passed away|died|put down|put to sleep|"
     r"(?:had to|have to|had) (?:say|said) goodbye to|(?:step|stepped|stepping) (?:back|down) from|"
-    r"rehomed|ditched|"
+    r"rehomed|ditched|binned|"
     r"outgrown|outgrew|didn't last|did not last)\b|\b(?:up|down) to (?:[£$€]\s?)?\d"
     r"|\b(?:haven't|have not|hasn't|has not)\s+[a-z]+(?:ed|en|ne|un|wum)\s+(?:[a-z]+\s+){0,3}?"
     r"(?:in|for)\s+(?:months|years|ages|weeks|a while|a long time)\b",
