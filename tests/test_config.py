@@ -152,3 +152,13 @@ def test_every_number_field_carries_its_check_and_names_itself_when_bad() -> Non
             Config(**{f.name: -1})
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["temporal_markers", "weak_temporal_markers", "ending_phrases", "role_ending_phrases", "ending_roles"],
+)
+def test_a_phrase_list_given_as_one_string_is_refused(name: str) -> None:
+    """tuple("used to") would be its letters: one string is a clear error instead."""
+    with pytest.raises(ConfigError, match=f"{name}: must be a sequence of strings"):
+        Config(**{name: "used to {}"})

@@ -49,6 +49,18 @@ from .parts import (
 __all__ = ["Config", "from_options"]
 
 
+#: Options that hold phrases: each must be a sequence of strings.
+_PHRASE_LISTS = (
+    "temporal_markers",
+    "weak_temporal_markers",
+    "ending_phrases",
+    "role_ending_phrases",
+    "ending_roles",
+    "transient_types",
+    "backed_types",
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Config:
     """All constants.  Defaults are the PRD's unless ``docs/tuning.md`` says otherwise."""
@@ -672,6 +684,9 @@ class Config:
         if not isinstance(self.confidence_scores, Mapping):
             raise ConfigError("confidence_scores", "must be a mapping")
         object.__setattr__(self, "confidence_scores", dict(self.confidence_scores))
+        for name in _PHRASE_LISTS:
+            if isinstance(getattr(self, name), str):  # tuple("used to") would be its letters
+                raise ConfigError(name, "must be a sequence of strings, not one string")
         object.__setattr__(self, "temporal_markers", tuple(self.temporal_markers))
         object.__setattr__(self, "weak_temporal_markers", tuple(self.weak_temporal_markers))
         for name in ("ending_phrases", "role_ending_phrases", "ending_roles"):
