@@ -444,3 +444,20 @@ def test_an_echo_is_read_below_the_window_up_to_its_reach() -> None:
     # Within the window only, it is not read.
     short = config.replace(newer_first_echo_reach=5)
     assert ids(newer_first([old, *crowd, new], short, relevant={"old"})[0])[-1] == "new"
+
+
+def test_a_result_tied_with_the_best_lends_by_echo_too() -> None:
+    """Which of two near-equal results ranks first is noise: within
+    ``newer_first_echo_tie`` of the best, the second lends as the best does."""
+    first = session_item("first", vec(0, 1, 0, 0), 0.700, "s1")
+    second = session_item("second", vec(1, 0.2, 0, 0), 0.695, "s1")
+    new = session_item("new", vec(1, 0, 0.3, 0), 0.10, "s2", day=20)
+    relevant = {"first", "second"}
+    ranked, moved = newer_first(
+        [first, second, new], ECHO.replace(newer_first_echo_tie=0.01), relevant=relevant
+    )
+    assert ids(ranked) == ["first", "new", "second"] and moved == {"new": "second"}
+    ranked, moved = newer_first(
+        [first, second, new], ECHO.replace(newer_first_echo_tie=0.0), relevant=relevant
+    )
+    assert ids(ranked) == ["first", "second", "new"] and not moved

@@ -555,6 +555,9 @@ class Config:
     #: read in any case; a crowd of older memories on the same topic can push the
     #: later word just below the window).
     newer_first_echo_reach: int = posint(10)
+    #: See ``newer_first_echo_similarity``: results whose R is within this of the
+    #: best result's lend by echo as the best does (0: the best alone).
+    newer_first_echo_tie: float = nonneg(0.01)
 
     # --- embedding ---
     #: Texts whose vectors are kept (LRU, keyed by normalised text; PRD: 1,000).

@@ -142,6 +142,11 @@ def newer_first(
     use_head = head is not None and config.newer_first_pair_threshold > 0
     # Which of the window's memories a newer one may stand above without inheriting.
     changeable = [_changeable(s, config) for s in shown[:window]]
+    # Results within ``newer_first_echo_tie`` of the best lend by echo too: which of
+    # two near-equal results ranks first is noise (a crowd's cluster moved by 0.005).
+    best = shown[0].breakdown.total
+    tied = sum(1 for s in shown[:window] if s.breakdown.total >= best - config.newer_first_echo_tie)
+    tied = tied if config.newer_first_echo_tie > 0 else 0
     for j in range(1, len(shown)):
         newer = shown[j]
         if replaced(newer.memory):
@@ -161,7 +166,8 @@ def newer_first(
                 continue
             older = shown[i]
             cosine = float(cosines[j, i])
-            echo = i < config.newer_first_echo_top and _echoes(older, newer, cosine, relevant, config)
+            lends = i < max(config.newer_first_echo_top, tied)
+            echo = lends and _echoes(older, newer, cosine, relevant, config)
             if echo and cosine < config.newer_first_echo_similarity:
                 # Told in other words: only the window's memory nearest to it lends.
                 echo = _nearest(cosines[j], i, skip=j)
