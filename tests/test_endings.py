@@ -163,3 +163,18 @@ def test_a_fact_about_the_user_need_not_open_with_the_user() -> None:
     assert found is not None and found[0] is fact
     world = _fact("Manchester is rainy in April.")
     assert ending_of(endings, [(world, 0.6)], min_similarity=0.2, roles=CFG.ending_roles) is None
+
+
+def test_long_hostile_text_is_read_in_linear_time() -> None:
+    """Every phrase is tried at every capital of a text: a name that could start
+    inside a word or run on without end made that quadratic (a 9,000-character
+    "AbcAbc…" took 7.6 s when ``ended`` was called on it directly; ``learn()`` cuts
+    sentences to ``max_sentence_chars`` first, so it was never slow there).  With
+    60,000 characters each case now takes well under a second; the bound is 30
+    times that, to fail only when the growth is back."""
+    import time
+
+    for text in ("Ab " * 20_000 + "passed away", "Abc" * 20_000, "Abc Def " * 7_500 + "retired"):
+        started = time.perf_counter()
+        _ended(text)
+        assert time.perf_counter() - started < 10.0

@@ -35,8 +35,10 @@ from .records import Memory
 __all__ = ["Ending", "closed_by_ending", "ended", "ending_of"]
 
 #: A name as the rewritten content spells it: capitalised words ("Riverford",
-#: "Hard Fork"), after an optional determiner.
-_NAME = r"(?:(?:my|our|the|his|her|their) )?([A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*)"
+#: "Hard Fork"), after an optional determiner; it starts a word, and its words
+#: and their number are bounded, so a pattern tried at every capital of a long
+#: sentence stays linear in its length.
+_NAME = r"(?:(?:my|our|the|his|her|their) )?(?<![\w&'-])([A-Z][\w&'-]{0,40}(?: [A-Z][\w&'-]{0,40}){0,4})"
 #: Words a named one's ending may carry between its name and the verb.
 _SUBJECT_FILLER = r"(?:(?:has|had|have|just|finally|recently|sadly|now|also|already) )*"
 #: The user as the subject of an ending, with up to three words before the verb
@@ -59,6 +61,8 @@ _PETS = frozenset((*PET_KINDS, "pet"))
 _PREPOSITIONS = frozenset("on in at from to with near by of for off into onto about behind opposite".split())
 #: Words a sentence may open with before a name ("Yesterday Anita retired").
 _OPENERS = frozenset("yesterday today tonight tomorrow recently last this then".split())
+#: The word after a name, unless punctuation ends the name first.
+_NEXT_WORD = re.compile(r" +([^\s,.;:]+)")
 #: Capitalised words that are no name.
 _NOT_NAMES = frozenset({"I"})
 
@@ -129,9 +133,8 @@ def _names(name: str, text: str, label: str) -> bool:
     """``text`` names ``name`` itself, not a longer name it begins ("Riverford
     Hall"); a name may end one ("the Civic" is the "Honda Civic")."""
     for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
-        after = text[m.end() :].split()
-        following = after[0] if after and not text[m.end() :].startswith((",", ".", ";", ":")) else ""
-        if not _name_word(following, label):
+        after = _NEXT_WORD.match(text, m.end())
+        if not _name_word(after.group(1) if after else "", label):
             return True
     return False
 
