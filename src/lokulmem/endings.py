@@ -102,11 +102,19 @@ def ended(
 ) -> list[Ending]:
     """The names ``content`` (a fact in the first person, "Cancelled Riverford, we
     …", or as stored, "User cancelled Riverford.") says ended, each once, in the
-    order found."""
+    order found.  Kept for the last few sentences: ``learn()`` reads a sentence's
+    endings to fetch the facts naming them, and stage 1e reads them again."""
+    return list(_ended(content, tuple(phrases), tuple(role_phrases), label))
+
+
+@lru_cache(maxsize=64)
+def _ended(
+    content: str, phrases: tuple[str, ...], role_phrases: tuple[str, ...], label: str
+) -> tuple[Ending, ...]:
     found: dict[str, Ending] = {}
     # The rewrite says "User and Kieran called it quits" for "Kieran and I …".
     content = re.sub(rf"\b{re.escape(label)} and ([A-Z][\w'-]*)", r"\1 and I", content)
-    patterns = (*_patterns(tuple(phrases), False, label), *_patterns(tuple(role_phrases), True, label))
+    patterns = (*_patterns(phrases, False, label), *_patterns(role_phrases, True, label))
     for pattern, role, template in patterns:
         for match in pattern.finditer(content):
             before = content[: match.start(1)].split()
@@ -115,7 +123,7 @@ def ended(
             name = _trimmed(match.group(1))
             if name and name not in _NOT_NAMES and name != label and name not in found:
                 found[name] = Ending(name=name, phrase=template.replace("{}", name), role=role)
-    return list(found.values())
+    return tuple(found.values())
 
 
 def _trimmed(name: str) -> str:
