@@ -41,7 +41,10 @@ tortoise …; 65.0% at its first measurement, both at the session's first commit
 and after entries 79–80: entry 81) and the ninth (``eval/data/knowledge_update_ninth.jsonl``,
 20 changes and 10 restatements: a medication, a school, a greenhouse, a
 hospital stay, a cleaner …; 56.7% at its first measurement, at the session's
-first commit and after entry 81; one key corrected after: entry 82).
+first commit and after entry 81; one key corrected after: entry 82) and the
+tenth (``eval/data/knowledge_update_tenth.jsonl``, 30 changes and 10
+restatements: a dose, a volunteer role, sick leave, a shift pattern, a business
+one runs …; 67.5%, in a crowd 62.5%, at its first measurement: entry 84).
 
 **Replay.**  One fresh store per case: ``learn(fact)`` on day 0, ``learn(change)``
 on day 20 (another session), the question on day 40 through

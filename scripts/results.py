@@ -81,6 +81,13 @@ COMMANDS: dict[str, list[str]] = {
         "eval/data/knowledge_update_ninth.jsonl",
         "--crowd",
     ],
+    "knowledge_update_tenth": ["-m", "eval.knowledge_update", "eval/data/knowledge_update_tenth.jsonl"],
+    "knowledge_update_tenth_crowd": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_tenth.jsonl",
+        "--crowd",
+    ],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
     # Needs the bench-only packages (pip install chromadb mem0ai) in this interpreter.
     "side_by_side": ["bench/side_by_side.py", "--n", "10000", "--runs", "50"],

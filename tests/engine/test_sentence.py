@@ -365,6 +365,30 @@ def test_one_thing_named_with_the_in_both_is_the_users_world() -> None:
         assert plan.decisions[-1].outcome == outcome, sentence
 
 
+def test_a_change_told_with_now_is_news_not_the_fact_again() -> None:
+    """ "now" beside words the fact lacks tells a change: not a restatement of the
+    fact it reads like (docs/tuning.md entry 84); off, it is one."""
+    sentence, fact = "Pepper goes outside now, we fitted a cat flap.", "User's cat Pepper is an indoor cat."
+    assert _said_near(sentence, fact, CFG).decisions[-1].outcome == "stored"
+    off = CFG.replace(novelty_change_words=False)
+    assert _said_near(sentence, fact, off).decisions[-1].outcome != "stored"
+
+
+def test_a_thing_a_stored_fact_says_the_user_has_is_the_users_world() -> None:
+    """ "the chickens" after "User and others have two chickens": the user's world;
+    a thing the fact names but does not say the user has is not."""
+    alone = facts(source=Provenance(session_id="s", turn=3, now=NOW, message="m", reply=""), personal=False)
+    v = vec(1, 0.45, 0, 0)
+    old = stored("m1", "User and others have two chickens in the garden.", vec(1, 0, 0, 0))
+    seen = stored("m2", "User saw chickens at the market.", vec(1, 0, 0, 0))
+    for memory, outcome in [(old, "stored"), (seen, "general-statement")]:
+        plan = LearnPlan()
+        plan.vectors.append(v)
+        sentence = "The fox got one of the chickens, so it's just Mabel left."
+        plan_sentence(plan, analyze_text(sentence, CFG), v, {memory.id: memory}, {memory.id: 0.2}, alone, CFG)
+        assert plan.decisions[-1].outcome == outcome, memory.content
+
+
 def test_back_from_where_the_fact_has_them_is_news() -> None:
     """ "home from hospital" says the opposite of "in hospital", however alike they read."""
     plan = _said_near("Dad's home from hospital, recovering well.", "User's dad has been in hospital.", CFG)

@@ -29,6 +29,12 @@ NOW = int(dt.datetime(2026, 3, 3, 15, tzinfo=dt.UTC).timestamp() * 1000)
         ("Gym this Tuesday", "Gym this Tuesday (10 March 2026)"),
         ("I went there on Friday.", "I went there on Friday."),
         ("next month (April 2026) already", "next month (April 2026) already"),
+        # A span up to now, not a time ahead (docs/tuning.md entry 84).
+        ("Haven't spoken to Dev in a year.", "Haven't spoken to Dev in a year."),
+        (
+            "First holiday in two years, back in 3 days.",
+            "First holiday in two years, back in 3 days (6 March 2026).",
+        ),
     ],
 )
 def test_anchor_times(text: str, expected: str) -> None:

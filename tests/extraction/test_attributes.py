@@ -367,3 +367,46 @@ def test_slots_the_eighth_set_told(sentence: str, key: str, value: str, negated:
 )
 def test_forms_near_them_set_no_slot(sentence: str) -> None:
     assert extract_attribute(sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key", "value"),
+    [
+        ("I've been a paramedic for eight years.", "user.job", "paramedic"),
+        ("My sister has been a nurse since 2010.", "sister.job", "nurse"),
+        ("I was a chef for years, these days I run a bakery.", "user.job", "bakery owner"),
+        ("I run a small coffee shop.", "user.job", "coffee shop owner"),
+        ("I own a B&B in Whitby.", "user.job", "b&b owner"),
+        ("I'm renting a room in a house share in Peckham.", "user.residence", "peckham"),
+        ("Moved into my own one-bed in Brixton at the weekend.", "user.residence", "brixton"),
+        ("Ngozi and I have been married since 2015.", "user.relationship_status", "married"),
+        ("I'm off work with stress at the moment.", "user.work_leave", "off work"),
+        ("I'm on maternity leave until spring.", "user.work_leave", "on maternity leave"),
+        ("I've been signed off for a month.", "user.work_leave", "signed off"),
+        ("Back at work this week on a phased return.", "user.work_leave", "back"),
+        ("First week back at work after maternity leave.", "user.work_leave", "back"),
+        ("My shift pattern is four on, four off.", "user.shift", "four"),
+        ("I'm on straight days now, nine to five.", "user.shift", "straight"),
+    ],
+)
+def test_slots_the_tenth_set_told(sentence: str, key: str, value: str) -> None:
+    """Forms the tenth knowledge-update set found unread (docs/tuning.md entry 84)."""
+    a = extract_attribute(sentence)
+    assert a is not None and (a.key, a.value) == (key, value)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I run a tight ship.",  # no business
+        "I run a marathon every year.",
+        "I've been a bit of a mess.",  # no job word
+        "She's back at work.",  # someone else
+        "I've been a fan of theirs for years.",
+        "My shifts are a nightmare.",
+        "My rota is a mess.",
+        "I joined a gym near my office.",  # where the gym is names no employer
+    ],
+)
+def test_forms_near_the_tenth_sets_slots_set_none(sentence: str) -> None:
+    assert extract_attribute(sentence) is None

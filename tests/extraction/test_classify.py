@@ -94,5 +94,10 @@ def test_tells_change_reads_each_kind_of_change_word() -> None:
     assert tells_change("User rehomed the rabbit with a neighbour.")
     assert tells_change("User has ditched the gym membership.")
     assert tells_change("User binned the vape in January.")
+    assert tells_change("User finally got an allotment plot, number 14.")  # what was waited for
+    assert tells_change("User's son Arlo was born on the 3rd.")
+    assert tells_change("Saving days are over.")
+    assert tells_change("User hasn't spoken to Dev in a year.")  # a tie not kept
+    assert not tells_change("The shop is over the road.")
     assert not tells_change("The milk has gone off.")  # "gone off" is food gone bad too
     assert not tells_change("User plays football on Wednesdays.")

@@ -47,3 +47,17 @@ def test_a_name_after_a_role_is_a_person() -> None:
 
 def test_a_child_named_by_place_in_the_family_is_a_person() -> None:
     assert detect("Our eldest, Rosie, is in year 9.").person_names == ("Rosie",)
+
+
+def test_a_name_before_news_is_a_person() -> None:
+    """ "Callum's got a job": a capitalised word and "'s" before a word of news opens
+    someone's news, whatever the list of first names; common words do not."""
+    assert detect("Callum's got an onshore job in Aberdeen now.").person_names == ("Callum",)
+    assert detect("Imogen's expecting in June.").person_names == ("Imogen",)
+    for sentence in (
+        "Everyone's got a cold.",
+        "Work's been mad.",
+        "London's got great museums.",
+        "It's got a garden.",
+    ):
+        assert detect(sentence).person_names == (), sentence

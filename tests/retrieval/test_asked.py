@@ -91,6 +91,11 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("Who is our mortgage with?", {"user.provider:mortgage"}),
         ("Who is my car insurance with?", {"user.provider:car-insurance"}),
         ("Where does Priya live?", set()),  # a name, not a relation: no typed slot
+        ("Who is my wife?", {"user.relation:wife", "user.relationship_status"}),
+        ("Who is my manager?", {"user.relation:manager"}),
+        ("Am I off work?", {"user.work_leave"}),
+        ("What hours do I work?", {"user.shift", "user.work_hours", "user.work_days"}),
+        ("Am I still on maternity leave?", {"user.work_leave"}),
         ("What's the capital of Peru?", set()),
         ("", set()),
     ],

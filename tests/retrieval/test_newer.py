@@ -419,6 +419,24 @@ def test_a_later_word_that_tells_a_change_echoes_from_a_lower_cosine() -> None:
     assert ids(newer_first([old, new], same, relevant={"old"})[0]) == ["old", "new"]
 
 
+def test_a_told_echo_that_shares_a_word_lends_from_a_lower_cosine_still() -> None:
+    """A told change that shares a content word with the best result echoes it from
+    ``newer_first_echo_shared_similarity`` (docs/tuning.md entry 84); one that
+    shares none needs ``newer_first_echo_told_similarity``."""
+    old = session_item(
+        "old", vec(1, 0, 0, 0), 0.60, "s1", content="User walks the kids to school every morning."
+    )
+    told = "The school run is by car now that User and others have moved further out."
+    new = session_item("new", vec(0.35, 0.94, 0, 0), 0.10, "s2", day=20, content=told)  # cosine 0.35
+    ranked, moved = newer_first([old, new], ECHO, relevant={"old"})
+    assert ids(ranked) == ["new", "old"] and moved == {"new": "old"}
+    other = "User opened User's own practice in Harrogate now."
+    unrelated = session_item("new", vec(0.35, 0.94, 0, 0), 0.10, "s2", day=20, content=other)
+    assert ids(newer_first([old, unrelated], ECHO, relevant={"old"})[0]) == ["old", "new"]
+    off = ECHO.replace(newer_first_echo_shared_similarity=0.4)
+    assert ids(newer_first([old, new], off, relevant={"old"})[0]) == ["old", "new"]
+
+
 def test_a_told_echo_lends_only_from_the_memory_nearest_to_it() -> None:
     """Below ``newer_first_echo_similarity`` the newer memory must be nearer the best
     result than any other memory of the window: "User switched User's weekday runs

@@ -50,6 +50,9 @@ def test_parse_is_bounded_on_huge_input() -> None:
         ("What did I do last May?", False),  # a time range
         ("Tell me about my family.", False),  # a request, not a question
         ("I have a dog.", False),
+        ("Has my sister had her baby?", True),  # the present perfect asks about now
+        ("Have I had my hip operation?", True),
+        ("Had I been there before?", False),
     ],
 )
 def test_asks_now_is_a_question_about_how_things_stand(text: str, now: bool) -> None:

@@ -30,7 +30,7 @@ from ..extraction import (
 )
 from ..extraction.attributes import polarity_conflict
 from ..extraction.elided import is_past_tense
-from ..extraction.lexicon import NEGATION, REPLACEMENT_MARKERS, STATE_CHANGES, UNDONE, tells_change
+from ..extraction.lexicon import NEGATION, UNDONE, tells_change
 from ..pairhead import PairHead
 from ..records import ContradictionEvent, Memory, SentenceDecision
 from .facts import Provenance, close_fact, learned_types, memory_from_sentence
@@ -325,21 +325,18 @@ def _nearest_restated(a: Analysis, candidates: Sequence[Candidate], config: Conf
     number or name that fact lacks, and the fact holds ``restated_topic_share``
     of its content words): "I go to bed at 9pm these days" is news
     after "User goes to bed at 11pm", however alike the two read.  With
-    ``novelty_change_words``, a sentence that says a value was replaced
-    (``REPLACEMENT_MARKERS``) or a new value (``STATE_CHANGES``: "cut right down")
-    restates only a fact that holds all its content words: "I help at the animal
-    shelter now instead of the food bank" is news after "User helps at the food
-    bank", and "Cut right down, one coffee a day max now" after "User drinks
-    about four coffees a day"."""
+    ``novelty_change_words``, a sentence that tells a change (``tells_change``: a
+    state that changed or holds now, a value replaced, a new value) restates only
+    a fact that holds all its content words: "I help at the animal shelter now
+    instead of the food bank" is news after "User helps at the food bank", "Cut
+    right down, one coffee a day max now" after "User drinks about four coffees a
+    day", and "Pepper goes outside now, we fitted a cat flap." after "User's cat
+    Pepper is an indoor cat." (docs/tuning.md entry 84)."""
     active = [c for c in candidates if c.memory.status == "active"]
     if config.novelty_restated_only:
         active = [c for c in active if _restated_by(a.content, c.memory, config)]
     said = a.sentence
-    if (
-        config.novelty_change_words
-        and active
-        and (REPLACEMENT_MARKERS.search(said) or STATE_CHANGES.search(said))
-    ):
+    if config.novelty_change_words and active and tells_change(said):
         words = topic_stems(a.content)
         active = [c for c in active if words <= topic_stems(c.memory.content)]
     return max((c.similarity for c in active), default=None)

@@ -32,6 +32,9 @@ _DEFINITE = re.compile(r"\b(?:the|this|that)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)
 _DEFINITE_ONE = re.compile(r"\bthe\s+([a-z][a-z'-]{6,})\b", re.IGNORECASE)
 
 
+#: Before a thing a stored fact says the user has: "User's (old) bike", "have two chickens".
+_OWNED = r"(?:'s|\bhas|\bhave|\bowns?|\bgot) "
+
 #: "The new job pays 37 grand.": in chat, a new job, home or boss said with "the" is
 #: the speaker's (not a product's: "The new iPhone has a better camera" is news).
 _NEW_OWN = re.compile(
@@ -67,7 +70,8 @@ def names_known(sentence: str, candidates: Sequence[Candidate]) -> bool:
     """Whether the sentence refers, with "the", to a thing of two content words that a
     nearby stored fact names ("The book club meets on Wednesdays now." after "User is
     in a book club on Thursdays."), or of one long word that fact names with "the"
-    too ("the greenhouse"): the user's world, not a general statement."""
+    too ("the greenhouse") or says the user has ("the chickens" after "User has two
+    chickens"): the user's world, not a general statement."""
     phrases = {
         f"{x.lower()} {y.lower()}"
         for x, y in _DEFINITE.findall(sentence)
@@ -78,8 +82,14 @@ def names_known(sentence: str, candidates: Sequence[Candidate]) -> bool:
         return True
     # "… so the greenhouse is all chillies now." after "User is growing tomatoes in
     # the greenhouse.": the same thing, named with "the" in both.
-    things = {f"the {w.lower()}" for w in _DEFINITE_ONE.findall(sentence) if w.lower() not in STOPWORDS}
-    return any(re.search(rf"\b{re.escape(t)}\b", text) for t in things for text in known)
+    # "The fox got one of the chickens …" after "User and others have two chickens in
+    # the garden.": a thing the fact says the user has, named with "the" now.
+    things = {w.lower() for w in _DEFINITE_ONE.findall(sentence) if w.lower() not in STOPWORDS}
+    return any(
+        re.search(rf"\bthe {re.escape(t)}\b|{_OWNED}(?:[\w-]+ ){{0,2}}{re.escape(t)}\b", text)
+        for t in things
+        for text in known
+    )
 
 
 def with_known_people(a: Analysis, candidates: Sequence[Candidate], config: Config) -> Analysis:

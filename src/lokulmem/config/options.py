@@ -83,11 +83,13 @@ class Config:
     #: (adds no number or name to); a near copy with a new value is news
     #: (docs/tuning.md entry 39).  Off: against the nearest stored fact (PRD).
     novelty_restated_only: bool = True
-    #: ... and a sentence that says a value was replaced ("instead", "switched", "no
-    #: longer": ``lexicon.REPLACEMENT_MARKERS``) or tells a new value ("cut right
-    #: down", "went up to": ``lexicon.STATE_CHANGES``) restates only a fact holding
-    #: all its content words: a change to a new value is news (docs/tuning.md
-    #: entries 47 and 75).
+    #: ... and a sentence that says a state changed or holds now ("now", "these
+    #: days": ``lexicon.CHANGE_MARKERS``), that a value was replaced ("instead",
+    #: "no longer": ``lexicon.REPLACEMENT_MARKERS``) or tells a new value ("cut
+    #: right down", "went up to": ``lexicon.STATE_CHANGES``) restates only a fact
+    #: holding all its content words: a change to a new value is news ("Pepper
+    #: goes outside now, we fitted a cat flap." after "Our cat Pepper is an indoor
+    #: cat."; docs/tuning.md entries 47, 75 and 84).
     novelty_change_words: bool = True
     #: Cosine above which an earlier sentence of the session counts as an occurrence.
     recurrence_similarity: float = unit(0.85)
@@ -550,6 +552,13 @@ class Config:
     #: ``newer_first_echo_similarity`` it changes nothing; no PRD figure,
     #: docs/tuning.md entry 66.
     newer_first_echo_told_similarity: float = unit(0.4)
+    #: See ``newer_first_echo_told_similarity``: the cosine from which such a newer
+    #: memory echoes the best result when the two also share a content word ("The
+    #: school run is by car now …" after "User walks the kids to school every
+    #: morning.", cosine 0.40; "User opened User's own practice …" shares none with
+    #: "User swims on Sundays …"); at or above ``newer_first_echo_told_similarity``
+    #: it changes nothing; no PRD figure, docs/tuning.md entry 84.
+    newer_first_echo_shared_similarity: float = unit(0.3)
     #: See ``newer_first_echo_similarity``: the places of the ranking read for a
     #: newer memory that echoes a relevant best result (the window's places are
     #: read in any case; a crowd of older memories on the same topic can push the

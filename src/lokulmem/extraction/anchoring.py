@@ -96,6 +96,20 @@ _PATTERN = re.compile(
 )
 
 
+#: The index of "in N days/weeks/…" in ``_PHRASES``.
+_IN_N = next(i for i, (p, _) in enumerate(_PHRASES) if p.startswith("in "))
+#: Before "in a year" in its clause, words that make it a span up to now, not a time
+#: ahead: a negation ("haven't seen her in a year"), a first or a best ("first
+#: holiday in two years", "best night out in months").
+_SPAN_BEFORE = re.compile(r"\b(?:\w+n't|not|never|no|first|best|worst)\b", re.IGNORECASE)
+
+
+def _clause_before(text: str, end: int) -> str:
+    """The text of the clause that ``end`` falls in, up to ``end``."""
+    start = max(text.rfind(c, 0, end) for c in ".,;!?")
+    return text[start + 1 : end]
+
+
 def anchor_times(text: str, now_ms: int) -> str:
     """``text`` with each relative time followed by the date it names, in brackets
     ("next month" → "next month (April 2026)"; "3 days ago" → "3 days ago (28
@@ -103,6 +117,8 @@ def anchor_times(text: str, now_ms: int) -> str:
     today = dt.datetime.fromtimestamp(now_ms / 1000, tz=dt.UTC).date()
 
     def repl(m: re.Match[str]) -> str:
+        if m.group(f"p{_IN_N}") is not None and _SPAN_BEFORE.search(_clause_before(text, m.start())):
+            return m.group(0)  # "Haven't spoken to Dev in a year": how long, not when
         for i, (_, resolve) in enumerate(_PHRASES):
             if m.group(f"p{i}") is not None:
                 inner = re.fullmatch(_PHRASES[i][0], m.group(0), re.IGNORECASE)

@@ -50,7 +50,10 @@ PLACE = PLACE_NAME + (
 )
 #: Words that open a sentence with a capital and name no place ("This is home now.").
 NOT_A_PLACE = "this|that|it|here|there|which|what|where|who|he|she|they|the|a|an|my|our|your|his|her|their"
-HOME_WORDS = r"(?:place|flat|apartment|house|home|room|studio|condo|cottage|bungalow|maisonette|townhouse)"
+HOME_WORDS = (
+    r"(?:place|flat|apartment|house\s+share|house|home|room|studio|condo|cottage|bungalow|maisonette|"
+    r"townhouse|(?:one|two|three)-bed(?:room)?|bedsit|new-build|houseshare|narrowboat|houseboat)"
+)
 #: The phones and computers (and their systems) a platform rule names; each maps to
 #: its slot and value in :mod:`.attribute_rules` (``_PLATFORMS``).
 DEVICE_NAMES = (

@@ -26,7 +26,7 @@ from .attribute_fragments import (
 from .attribute_patterns_daily import DAILY_PATTERNS
 from .attribute_patterns_life import LIFE_PATTERNS
 from .attribute_patterns_services import SERVICE_PATTERNS
-from .lexicon import MONTHS
+from .lexicon import BUSINESSES, MONTHS
 
 __all__ = ["PATTERNS"]
 
@@ -139,8 +139,8 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"(?:an?|the)\s+"
         r"(?:[a-z0-9\-]+\s+)?"
         + HOME_WORDS
-        # "a studio above a bakery in Hackney"
-        + r"(?:\s+(?:above|over|behind|near|next\s+to|off)\s+(?:an?|the)\s+[a-z\-]+)?\s+in\s+"
+        # "a studio above a bakery in Hackney", "a room in a house share in Peckham"
+        + r"(?:\s+(?:above|over|behind|near|next\s+to|off|in)\s+(?:an?|the)\s+[a-z\-]+(?:\s+share)?)?\s+in\s+"
         + PLACE,
     ),
     ("residence_now", r"\bwe(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?relocated\s+to\s+" + PLACE),
@@ -299,6 +299,21 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         + END,
     ),
     ("job", SUBJECT + r"(?:'m|\s+am|\s+is|'s)" + NEG + ADV + r"\s+an?\s+" + VALUE + END),
+    # The present perfect holds now: "I've been a paramedic for eight years", "My
+    # sister has been a nurse since 2010" (a job word is required).
+    ("job", SUBJECT + r"(?:'ve|\s+have|'s|\s+has)" + ADV + r"\s+been\s+an?\s+" + VALUE + END),
+    # A business one runs or owns is one's work: "These days I run a bakery.", "I own a
+    # little café in Hove." (the value is the business: "bakery owner").
+    (
+        "job_business",
+        r"\bi"
+        + ADV
+        + r"\s+(?:run|own|co-own)\s+(?:my\s+own\s+|our\s+own\s+|an?\s+|the\s+)"
+        + r"(?:(?:little|small|local|family|tiny|new|own)\s+)*"
+        + r"(?P<v>(?:[a-z\-]+\s+){0,2}?(?:"
+        + "|".join(b.replace(" ", r"\s+") for b in BUSINESSES)
+        + r"))(?![\w&])",
+    ),
     # "I quit teaching and became a freelance translator" (a job word is required).
     ("job", r"\bi\s+(?:[a-z']+\s+){0,5}?(?:became|have become|'ve become)\s+an?\s+" + VALUE + END),
     # "I was promoted to senior developer" / "I got promoted to team lead" (a job word is required).

@@ -94,10 +94,11 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         "relationship_event",
         r"\b(?:we|(?:my\s+)?[a-z][a-z'\-]*\s+and\s+i)(?:'ve|\s+have)?"
         + ADV
-        + r"\s+(?:got\s+|finally\s+)?(?P<v>separated|split\s+up|broke\s+up|divorced|engaged|married|"
+        # "Ngozi and I have been married since 2015": the state the event led to.
+        + r"\s+(?:got\s+|finally\s+|been\s+)?(?P<v>separated|split\s+up|broke\s+up|divorced|engaged|married|"
         + r"called\s+it\s+quits)"
         + r"(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|in|on|over|around|during|after|before|earlier|recently|"
-        + r"yesterday|a\s+few|"
+        + r"yesterday|a\s+few|since|for|"
         + r"two|three|four|five|six|several)\b)",
     ),
     # "I drive a Golf", not "I drive in now" / "I drive to work" (a way of going somewhere).
@@ -223,6 +224,23 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?:everyone|everybody|us|me|all\s+of\s+us|us\s+all|all\s+staff|staff|the\s+team)\s+"
         r"(?:to\s+(?:be|come|work)\s+)?(?:back\s+)?(?:in|into)\s+(?:the\s+)?office\b",
     ),
+    # Away from work for a while, and back: "I'm off work with stress.", "I'm on
+    # maternity leave until spring.", "I've been signed off for a month."
+    (
+        "work_leave",
+        r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)"
+        + ADV
+        + r"\s+(?P<v>off\s+(?:work|sick)|signed\s+off|on\s+furlough|furloughed|"
+        + r"on\s+(?:maternity|paternity|parental|sick|compassionate|study|medical|long-term\s+sick)"
+        + r"\s+leave)\b",
+    ),
+    # "Back at work this week on a phased return.", "First week back at work after
+    # maternity leave", "I'm finally back at work." (a sentence's own subject only).
+    (
+        "work_leave_back",
+        r"(?:^\W*(?:(?:my\s+)?first\s+(?:day|week|month)\s+)?|\bi(?:'m|\s+am|'ve\s+gone|\s+went)\s+"
+        r"(?:now\s+|finally\s+)?)back\s+(?:at|to)\s+work\b",
+    ),
     ("work_hours", r"\bi\s+(?:now\s+)?work\s+(?P<v>part[- ]time|full[- ]time)\b"),
     # Days a week (a slot of its own: "part-time" and "four days a week" both hold):
     # "I work four days a week.", "I'm doing a four-day week.", "I'm back to five days
@@ -247,7 +265,14 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "shift",
-        r"\bi(?:'m|\s+am)\s+(?:now\s+)?on\s+(?:the\s+)?(?P<v>nights|days|(?:night|day|early|late)\s+shifts?)\b",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+)?on\s+(?:the\s+)?(?P<v>(?:(?:straight|regular|normal|permanent|rotating|"
+        r"split)\s+)?(?:nights|days)|(?:night|day|early|late)\s+shifts?)\b",
+    ),
+    # "My shift pattern is four on, four off.", "My rota is two earlies, two lates."
+    (
+        "shift",
+        r"\bmy\s+(?:shift\s+pattern|rota)\s+is\s+(?:now\s+)?(?P<v>(?:\d+|two|three|four|five|six|seven)\s+"
+        r"(?:on|days|nights|earlies|lates)\b[a-z0-9 \-]{0,30}?)" + END,
     ),
     # What the rent is, and what it went up to: "My rent is £950 a month.", "The
     # landlord put the rent up to £1,100.", "I pay $1,800 in rent."

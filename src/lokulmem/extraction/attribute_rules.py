@@ -137,6 +137,10 @@ def _job(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return (attribute, value) if words & JOB_WORDS else None  # "I'm a big fan of..." is no job
 
 
+def _business(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    return attribute, f"{value} owner"  # "bakery" → "bakery owner": the work is running it
+
+
 def _prefers(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     value = _PREFER_TAIL.sub("", value)
     parts = value.split()
@@ -325,6 +329,8 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "job": {"finish": _job},
     "job_teach": {"attribute": "job", "finish": _teacher},
     "job_retired": {"attribute": "job", "finish": _retired},
+    "job_business": {"attribute": "job", "finish": _business},
+    "work_leave_back": {"attribute": "work_leave", "default": "back"},
     "platform": {"finish": _platform},
     "count": {"finish": _count},
     "sleep": {"finish": _number},

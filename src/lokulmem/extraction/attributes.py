@@ -40,6 +40,13 @@ _SIBLING_KEYS = ("user.count:siblings", "user.count:brothers", "user.count:siste
 _PAST = re.compile(r"\b(?:used to|previously|formerly)\b", re.IGNORECASE)
 
 
+#: Where a thing joined is ("a gym near my office"): no part of what was joined.
+_WHERE_TAIL = re.compile(
+    r"\s+(?:near|by|beside|behind|opposite|next\s+to|close\s+to|round\s+the\s+corner\s+from)\s+",
+    re.IGNORECASE,
+)
+
+
 def _current_match(matches: Iterator[re.Match[str]]) -> re.Match[str] | None:
     """The first match, unless it tells of the past and a later one does not ("I used
     to live in London, now I live in Madrid": the attribute is the current value)."""
@@ -73,9 +80,9 @@ def extract_attribute(sentence: str) -> Attribute | None:
         if (
             rule.employer_words
             and JOINED.search(m.group(0))
-            and not (raw[:1].isupper() or EMPLOYER_WORDS.search(raw))
+            and not (raw[:1].isupper() or EMPLOYER_WORDS.search(_WHERE_TAIL.split(raw, maxsplit=1)[0]))
         ):
-            continue  # "I joined a gym / a new group": not an employer
+            continue  # "I joined a gym / a new group / a gym near my office": not an employer
         found = rule.finish(rule.attribute, groups, rule.tail.sub("", value) or value)
         if found is not None:
             return Attribute(

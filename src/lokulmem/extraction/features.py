@@ -9,6 +9,7 @@ preferences, first-person possession) and the named entities behind them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..config import DEFAULT_ENDING_ROLES, SpecificityWeights
@@ -22,6 +23,7 @@ from .lexicon import (
     PLACES,
     RELATIONS,
     SELF_NEGATION,
+    STOPWORDS,
     WEEKDAYS,
     normalise_quotes,
 )
@@ -122,6 +124,35 @@ class Features:
 _ROLES = frozenset(DEFAULT_ENDING_ROLES) | {"eldest", "youngest", "oldest"}
 
 
+#: After a capitalised word and "'s" at a sentence's start, words that make it
+#: someone's news ("Callum's got a job", "Imogen's expecting", "Dad's home").
+_NEWS_AFTER_NAME = frozenset(
+    "got been just finally moved started left back off now having getting gone engaged pregnant "
+    "expecting retired found home".split()
+)
+
+
+#: Common words a sentence opens with before "'s got", "'s been": no one's name.
+_NOT_NEWS_SUBJECTS = frozenset(
+    "everyone everybody everything someone somebody something anyone anybody anything nobody "
+    "nothing one work life today tonight tomorrow yesterday weather traffic dinner lunch breakfast "
+    "money time school uni college home business year week month day night morning evening "
+    "weekend summer winter spring autumn christmas".split()
+)
+
+
+def _names_news(tokens: Sequence[re.Match[str]], i: int, low: str) -> bool:
+    """Whether token ``i`` (capitalised, opening a sentence) is a name with "'s" before
+    a word of news (``_NEWS_AFTER_NAME``): "Callum's got an onshore job now." names
+    a person, whatever list of first names holds."""
+    word = low[:-2]
+    if not low.endswith("'s") or i + 1 >= len(tokens) or word in PLACES or word in NOT_PROPER:
+        return False
+    if word in STOPWORDS or word in _NOT_NEWS_SUBJECTS:
+        return False  # "Everyone's got a cold", "Work's been mad"
+    return tokens[i + 1].group(0).lower() in _NEWS_AFTER_NAME
+
+
 def _proper_nouns(sentence: str) -> tuple[list[str], list[str]]:
     """Split capitalised spans into (person names, places/organisations)."""
     persons: list[str] = []
@@ -133,6 +164,10 @@ def _proper_nouns(sentence: str) -> tuple[list[str], list[str]]:
         low = tok.lower()
         is_cap = tok[0].isupper() and low not in NOT_PROPER and not tok.isdigit()
         at_start = i == 0 or sentence[: tokens[i].start()].rstrip().endswith((".", "!", "?", ":", '"'))
+        if is_cap and at_start and _names_news(tokens, i, low):
+            persons.append(tok[:-2])  # "Callum's got a job in Aberdeen": someone's news
+            i += 1
+            continue
         if not is_cap or (at_start and low not in FIRST_NAMES and low not in PLACES):
             i += 1
             continue

@@ -115,6 +115,60 @@ EXCLUSIVE_RELATIONS = frozenset(
     """.split()
 )
 
+#: Businesses one may run or own (``job_business``: "I run a bakery" is one's work).
+#: Longer names first, so "coffee shop" wins over "shop"; "b&b" is one word here.
+BUSINESSES: tuple[str, ...] = tuple(
+    sorted(
+        (
+            "coffee shop",
+            "tea room",
+            "bakery",
+            "café",
+            "cafe",
+            "shop",
+            "pub",
+            "bar",
+            "restaurant",
+            "bistro",
+            "salon",
+            "barbershop",
+            "barbers",
+            "business",
+            "company",
+            "startup",
+            "start-up",
+            "consultancy",
+            "agency",
+            "studio",
+            "gym",
+            "nursery",
+            "farm",
+            "b&b",
+            "guesthouse",
+            "hotel",
+            "bookshop",
+            "florist",
+            "florists",
+            "garage",
+            "practice",
+            "clinic",
+            "firm",
+            "stall",
+            "takeaway",
+            "chippy",
+            "brewery",
+            "vineyard",
+            "kennels",
+            "cattery",
+            "deli",
+            "boutique",
+            "hostel",
+            "campsite",
+        ),
+        key=len,
+        reverse=True,
+    )
+)
 JOB_WORDS = frozenset(
     """
     engineer developer dev programmer designer manager director teacher professor nurse
@@ -235,9 +289,9 @@ CHANGE_MARKERS = re.compile(
 )
 
 #: Words that say an old value was replaced ("… now instead of …", "switched",
-#: "no longer"): a sentence saying one, with content words the nearest stored fact
-#: lacks, is news, not a restatement of it (``Config.novelty_change_words``).
-#: Narrower than ``CHANGE_MARKERS``: "now" and "new" are everyday chat.  "It turns
+#: "no longer"): read with the other change words by :func:`tells_change` (a
+#: sentence saying one, with content words the nearest stored fact lacks, is news,
+#: not a restatement of it: ``Config.novelty_change_words``).  "It turns
 #: out" (or chat's bare "Turns out") corrects what was believed ("It turns out I'm
 #: allergic to peanuts." after "I'm allergic to nothing."); a state outgrown ("I've
 #: outgrown the peanut allergy") is over.
@@ -272,9 +326,14 @@ STATE_CHANGES = re.compile(
     r"went (?:up|down)|raised|lowered|increased|decreased|passed away|died|put down|put to sleep|"
     r"(?:had to|have to|had) (?:say|said) goodbye to|(?:step|stepped|stepping) (?:back|down) from|"
     r"rehomed|ditched|binned|"
-    r"outgrown|outgrew|didn't last|did not last)\b|\b(?:up|down) to (?:[£$€]\s?)?\d"
+    r"outgrown|outgrew|didn't last|did not last|"
+    # What was waited for came: "finally got an allotment plot", "Arlo was born on the 3rd".
+    r"finally (?:got|had|bought|passed|moved|found|heard|landed|received|signed)|"
+    r"(?:was|were) born|gave birth|had (?:a|the|our|her|his|their) baby|"
+    r"(?:is|are) (?:all |finally )?over(?!\s+(?:there|here|the|to|at|in|on|for|by|again)\b))\b"
+    r"|\b(?:up|down) to (?:[£$€]\s?)?\d"
     r"|\b(?:haven't|have not|hasn't|has not)\s+[a-z]+(?:ed|en|ne|un|wum)\s+(?:[a-z]+\s+){0,3}?"
-    r"(?:in|for)\s+(?:months|years|ages|weeks|a while|a long time)\b",
+    r"(?:in|for)\s+(?:months|years|ages|weeks|a while|a long time|a year|over a year)\b",
     re.IGNORECASE,
 )
 

@@ -76,6 +76,14 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ),
     ),
     (
+        # "What hours do I work?", "When do I work?": the shift and the hours.
+        ("shift", "work_hours", "work_days"),
+        (
+            rf"\bwhat\s+(?:hours|times|days)\s+(?:do|does)\s+{_SUBJ}\s+work\b",
+            rf"\bwhen\s+(?:do|does)\s+{_SUBJ}\s+work\b(?!\s+best)",
+        ),
+    ),
+    (
         ("work_days", "work_hours"),
         (rf"\bhow\s+many\s+days\s+(?:a|per)\s+week\s+(?:do|does)\s+{_SUBJ}\s+work\b",),
     ),
@@ -84,6 +92,13 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         (
             rf"\bwhere\s+(?:do|does)\s+{_SUBJ}\s+work\s+from\b",
             rf"\b(?:do|does)\s+{_SUBJ}\s+work\s+(?:from\s+home|remotely|in\s+(?:the|an)\s+office)\b",
+        ),
+    ),
+    (
+        ("work_leave",),
+        (
+            rf"\b(?:am|is)\s+{_SUBJ}\s+(?:still\s+)?(?:off\s+(?:work|sick)|signed\s+off|on\s+furlough|"
+            r"on\s+(?:[a-z]+\s+)?leave|back\s+(?:at|to)\s+work)\b",
         ),
     ),
     (("sleep",), (rf"\bhow\s+(?:long|much|many\s+hours)\s+(?:do|does)\s+{_SUBJ}\s+sleep\b",)),
@@ -335,6 +350,8 @@ _FAVORITE = re.compile(
 
 #: "Who is my manager?" asks for ``user.relation:manager``.
 _WHO_IS = re.compile(rf"\bwho(?:'s|\s+is|\s+was)\s+my\s+(?P<who>{_REL})\b", re.IGNORECASE)
+#: The relations whose question is answered by the relationship status too.
+_PARTNER = re.compile(r"girlfriend|boyfriend|partner|husband|wife|spouse|fianc[ée]e?", re.IGNORECASE)
 #: "Who is my best friend?" asks for ``user.relation:best-friend`` (the rules' one slot
 #: for a best or closest friend).
 _BEST_FRIEND = re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+my\s+(?:best|closest)\s+friend\b", re.IGNORECASE)
@@ -357,7 +374,11 @@ def asked_attributes(text: str) -> frozenset[str]:
         for pattern in patterns:
             for m in pattern.finditer(text):
                 found.update(f"{_entity(m)}.{attribute}" for attribute in attributes)
-    found.update(f"user.relation:{m.group('who').lower()}" for m in _WHO_IS.finditer(text))
+    for m in _WHO_IS.finditer(text):
+        who = m.group("who").lower()
+        found.add(f"user.relation:{who}")
+        if _PARTNER.fullmatch(who):  # "Who is my wife?": "User is married to Ngozi." answers it
+            found.add("user.relationship_status")
     found.update(f"user.count:{m.group('noun').lower()}" for m in _HOW_MANY.finditer(text))
     if _BEST_FRIEND.search(text):
         found.add("user.relation:best-friend")

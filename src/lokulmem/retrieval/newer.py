@@ -80,6 +80,7 @@ window's memory nearest to it (entry 66).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
@@ -88,6 +89,7 @@ import numpy.typing as npt
 
 from ..clock import MS_PER_HOUR
 from ..config import Config
+from ..contradiction import topic_stems
 from ..extraction.lexicon import CHANGE_MARKERS, tells_change
 from ..pairhead import PairHead, pair_features
 from .stages import replaced
@@ -248,7 +250,7 @@ def _echoes(older: Scored, newer: Scored, cosine: float, relevant: Set[str], con
         return False
     if older.memory.source_session and older.memory.source_session == newer.memory.source_session:
         return False
-    return cosine >= _echo_bar(newer, config)
+    return cosine >= _echo_bar(older, newer, config)
 
 
 def _nearest(row: npt.NDArray[np.float32], i: int, *, skip: int) -> bool:
@@ -258,15 +260,39 @@ def _nearest(row: npt.NDArray[np.float32], i: int, *, skip: int) -> bool:
     return bool(row[i] >= others.max())
 
 
-def _echo_bar(newer: Scored, config: Config) -> float:
-    """The cosine from which ``newer`` echoes: ``newer_first_echo_told_similarity``
-    when its own words tell a change (:func:`_says_change`), else
-    ``newer_first_echo_similarity``.  Below the latter, :func:`newer_first` also
-    asks that the best result be the window's memory nearest to ``newer``
-    (:func:`_nearest`); :func:`_echo_pairs` needs not: a move it reads there was an
-    echo, or the change of a slot that lends anyway (:func:`inheriting`)."""
+def _echo_bar(older: Scored, newer: Scored, config: Config) -> float:
+    """The cosine from which ``newer`` echoes ``older``: ``newer_first_echo_told_similarity``
+    when its own words tell a change (:func:`_says_change`), and
+    ``newer_first_echo_shared_similarity`` when they also share a content word with
+    ``older`` (:func:`_share_a_word`), else ``newer_first_echo_similarity``.  Below
+    the latter, :func:`newer_first` also asks that the best result be the window's
+    memory nearest to ``newer`` (:func:`_nearest`); :func:`_echo_pairs` needs not: a
+    move it reads there was an echo, or the change of a slot that lends anyway
+    (:func:`inheriting`)."""
     bar = config.newer_first_echo_similarity
-    return min(bar, config.newer_first_echo_told_similarity) if _says_change(newer) else bar
+    if not _says_change(newer):
+        return bar
+    told = min(bar, config.newer_first_echo_told_similarity)
+    shared = config.newer_first_echo_shared_similarity
+    if shared < told and _share_a_word(older, newer, config.user_label):
+        return shared
+    return told
+
+
+def _share_a_word(older: Scored, newer: Scored, label: str) -> bool:
+    """Whether the two memories, or the messages they came from, share a content word
+    (crude stems, the user's label left out): "The school run is by car now …" and
+    "User walks the kids to school …" do, and so does "User does the phone
+    befriending service now." said in a message about giving up "the community bus";
+    "User opened User's own practice …" and "User swims on Sundays …" do not."""
+    a, b = older.memory, newer.memory
+    return not _stems(f"{a.content} {a.source_context}", label).isdisjoint(
+        _stems(f"{b.content} {b.source_context}", label)
+    )
+
+
+def _stems(text: str, label: str) -> frozenset[str]:
+    return topic_stems(re.sub(rf"\b{re.escape(label)}(?:'s)?(?!\w)", " ", text))
 
 
 def _lends(older: Scored, relevant: Set[str], config: Config) -> bool:
@@ -303,7 +329,7 @@ def _follows(
     gap_ms = config.newer_first_min_hours * MS_PER_HOUR
     alike = config.newer_first_similarity if margin else config.newer_first_inherit_similarity
     if echo:
-        alike = min(alike, _echo_bar(newer, config))
+        alike = min(alike, _echo_bar(older, newer, config))
     if cosine < config.newer_first_similarity and _other_kind(older, newer):
         return False
     if not margin and _same_kind(older, newer):

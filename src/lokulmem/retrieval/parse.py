@@ -44,11 +44,24 @@ _PAST = re.compile(
 )
 
 
+#: "had" as the present perfect's participle ("Have I had my operation?", "Has my
+#: sister had the baby yet?"): a question about now, not the past.
+_PERFECT_HAD = re.compile(
+    r"\b(?:have|has|haven't|hasn't)\s+(?:i|we|you|he|she|they|[a-z]+|my\s+[a-z]+)\s+(?:\w+\s+)?had\b",
+    re.IGNORECASE,
+)
+
+
 def asks_now(text: str, intent: Intent) -> bool:
     """Whether ``text`` is a question about how things stand now: asked in the
-    present, with no word that puts it in the past ("Where do I live?", not
-    "Where did I live before?")."""
-    return intent == "question" and not _PAST.search(text)
+    present (or the present perfect: "Has my sister had her baby?"), with no word
+    that puts it in the past ("Where do I live?", not "Where did I live before?")."""
+    if intent != "question":
+        return False
+    past = [m.group(0).lower() for m in _PAST.finditer(text)]
+    if _PERFECT_HAD.search(text):  # "Has my sister had her baby?" asks how things stand
+        past = [w for w in past if w != "had"]
+    return not past
 
 
 def intent_of(text: str) -> Intent:
