@@ -410,3 +410,17 @@ def test_slots_the_tenth_set_told(sentence: str, key: str, value: str) -> None:
 )
 def test_forms_near_the_tenth_sets_slots_set_none(sentence: str) -> None:
     assert extract_attribute(sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key", "value"),
+    [
+        ("Ife and I have been together four years.", "user.relationship_status", "together"),
+        ("My brother has retrained as a paramedic.", "brother.job", "paramedic"),
+        ("I'm retraining as a nurse.", "user.job", "nurse"),
+    ],
+)
+def test_slots_the_eleventh_set_told(sentence: str, key: str, value: str) -> None:
+    """Forms the eleventh knowledge-update set found unread (docs/tuning.md entry 85)."""
+    a = extract_attribute(sentence)
+    assert a is not None and (a.key, a.value) == (key, value)

@@ -98,6 +98,10 @@ def test_tells_change_reads_each_kind_of_change_word() -> None:
     assert tells_change("User's son Arlo was born on the 3rd.")
     assert tells_change("Saving days are over.")
     assert tells_change("User hasn't spoken to Dev in a year.")  # a tie not kept
+    assert tells_change("Jamie has retrained as a paramedic.")
+    assert tells_change("We're expecting twins!")
+    assert tells_change("User passed User's test this morning.")
+    assert not tells_change("User is expecting a call.")
     assert not tells_change("The shop is over the road.")
     assert not tells_change("The milk has gone off.")  # "gone off" is food gone bad too
     assert not tells_change("User plays football on Wednesdays.")

@@ -94,6 +94,11 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("Who is my wife?", {"user.relation:wife", "user.relationship_status"}),
         ("Who is my manager?", {"user.relation:manager"}),
         ("Am I off work?", {"user.work_leave"}),
+        ("Where do we live?", {"user.residence"}),  # "we" and "our" are the user's too
+        ("Who do we bank with?", {"user.bank"}),
+        ("What's our cat called?", {"user.pet_name:cat"}),
+        ("Where does our son go to school?", {"son.school"}),
+        ("Who is my partner?", {"user.relation:partner", "user.relationship_status"}),
         ("What hours do I work?", {"user.shift", "user.work_hours", "user.work_days"}),
         ("Am I still on maternity leave?", {"user.work_leave"}),
         ("What's the capital of Peru?", set()),

@@ -314,6 +314,13 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         + "|".join(b.replace(" ", r"\s+") for b in BUSINESSES)
         + r"))(?![\w&])",
     ),
+    # "My brother has retrained as a paramedic", "I'm retraining as a nurse" (a job word
+    # is required).
+    (
+        "job",
+        SUBJECT + r"(?:'s|'ve|'m|\s+has|\s+have|\s+am|\s+is)?" + ADV + r"\s+(?:just\s+)?"
+        r"(?:retrained|re-trained|retraining|qualified)\s+as\s+an?\s+" + VALUE + END,
+    ),
     # "I quit teaching and became a freelance translator" (a job word is required).
     ("job", r"\bi\s+(?:[a-z']+\s+){0,5}?(?:became|have become|'ve become)\s+an?\s+" + VALUE + END),
     # "I was promoted to senior developer" / "I got promoted to team lead" (a job word is required).

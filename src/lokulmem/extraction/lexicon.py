@@ -284,7 +284,7 @@ CHANGE_MARKERS = re.compile(
     r"\b(?:now|nowadays|these days|currently|anymore|any more|no longer|instead|"
     r"switched|moved|changed|new|started|quit|left|stopped|became|become|promoted|"
     r"replaced|upgraded|cancell?ed|gave up|broke up|split up|took up|turned|"
-    r"relocated|transferred|migrated|ported|swapped|traded in)\b",
+    r"relocated|transferred|migrated|ported|swapped|traded in|retrained|re-trained)\b",
     re.IGNORECASE,
 )
 
@@ -330,6 +330,9 @@ STATE_CHANGES = re.compile(
     # What was waited for came: "finally got an allotment plot", "Arlo was born on the 3rd".
     r"finally (?:got|had|bought|passed|moved|found|heard|landed|received|signed)|"
     r"(?:was|were) born|gave birth|had (?:a|the|our|her|his|their) baby|"
+    # "We're expecting!" (a baby: not "expecting a call"), "passed my driving test".
+    r"(?:are|is|'re|'s|am|'m) expecting(?=\s*(?:[!.,;]|$)|\s+(?:a baby|our|my|her|his|their|twins|again)\b)|"
+    r"passed (?:my|her|his|their|the|\w+'s) (?:driving |theory )?test|"
     r"(?:is|are) (?:all |finally )?over(?!\s+(?:there|here|the|to|at|in|on|for|by|again)\b))\b"
     r"|\b(?:up|down) to (?:[£$€]\s?)?\d"
     r"|\b(?:haven't|have not|hasn't|has not)\s+[a-z]+(?:ed|en|ne|un|wum)\s+(?:[a-z]+\s+){0,3}?"

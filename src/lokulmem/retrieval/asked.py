@@ -18,10 +18,11 @@ from ..extraction.lexicon import DIETS, PET_KINDS, RELATIONS
 __all__ = ["ASKED", "ASKED_TYPES", "asked_attributes", "asked_types"]
 
 _REL = "|".join(sorted((r for r in RELATIONS if "-" not in r), key=len, reverse=True))
-#: The subject of the question: "I" (the user) or "my <relation>".
-_SUBJ = rf"(?:(?P<i>i)|my\s+(?P<rel>{_REL}))"
-#: A possessive subject: "my" (the user's) or "my <relation>'s".
-_POSS = rf"(?:my\s+(?P<prel>{_REL})'s|(?P<my>my))"
+#: The subject of the question: "I" or "we" (the user: the rules read "We live in
+#: Leeds" and "We bank with Monzo" as the user's slots) or "my / our <relation>".
+_SUBJ = rf"(?:(?P<i>i|we)|(?:my|our)\s+(?P<rel>{_REL}))"
+#: A possessive subject: "my" or "our" (the user's) or "my / our <relation>'s".
+_POSS = rf"(?:(?:my|our)\s+(?P<prel>{_REL})'s|(?P<my>my|our))"
 
 #: (attributes, cue patterns): the question forms that ask for the attributes.
 #: A job and an employer answer each other ("I work at Acme as a designer" sets
@@ -310,7 +311,7 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 #: "What's my dog called?" asks for ``user.pet_name:dog``.
 _PETS = "|".join(PET_KINDS)
 _ONE_PET = re.compile(
-    rf"\b(?:what(?:'s|\s+is)|who(?:'s|\s+is))\s+my\s+(?P<pet>{_PETS})(?:'s\s+name|\s+called)\b"
+    rf"\b(?:what(?:'s|\s+is)|who(?:'s|\s+is))\s+(?:my|our)\s+(?P<pet>{_PETS})(?:'s\s+name|\s+called)\b"
     rf"|\b(?:what|which)\s+(?:kind\s+of\s+|breed\s+of\s+)?(?P<kind>{_PETS})\s+(?:do|have)\s+(?:i|we)\s+(?:have|own|got)\b",
     re.IGNORECASE,
 )
