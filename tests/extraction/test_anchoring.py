@@ -35,6 +35,9 @@ NOW = int(dt.datetime(2026, 3, 3, 15, tzinfo=dt.UTC).timestamp() * 1000)
             "First holiday in two years, back in 3 days.",
             "First holiday in two years, back in 3 days (6 March 2026).",
         ),
+        ("Best night out in a year!", "Best night out in a year!"),
+        ("My first day is in two weeks.", "My first day is in two weeks (week of 16 March 2026)."),
+        ("No, I'm off in two days.", "No, I'm off in two days (5 March 2026)."),
     ],
 )
 def test_anchor_times(text: str, expected: str) -> None:

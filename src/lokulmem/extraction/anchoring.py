@@ -99,9 +99,14 @@ _PATTERN = re.compile(
 #: The index of "in N days/weeks/…" in ``_PHRASES``.
 _IN_N = next(i for i, (p, _) in enumerate(_PHRASES) if p.startswith("in "))
 #: Before "in a year" in its clause, words that make it a span up to now, not a time
-#: ahead: a negation ("haven't seen her in a year"), a first or a best ("first
-#: holiday in two years", "best night out in months").
-_SPAN_BEFORE = re.compile(r"\b(?:\w+n't|not|never|no|first|best|worst)\b", re.IGNORECASE)
+#: ahead: a negation anywhere before it ("haven't seen her in a year"), or a first
+#: or a best just before it ("first holiday in two years", "best night in a year";
+#: not "my first day is in two weeks").
+_SPAN_BEFORE = re.compile(
+    r"\b(?:\w+n't|not|never)\b"
+    r"|\b(?:first|best|worst|longest)\s+(?:(?!(?:is|are|was|were|will|be|starts?)\b)[a-z'-]+\s+){1,2}$",
+    re.IGNORECASE,
+)
 
 
 def _clause_before(text: str, end: int) -> str:
