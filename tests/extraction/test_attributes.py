@@ -406,6 +406,7 @@ def test_slots_the_tenth_set_told(sentence: str, key: str, value: str) -> None:
         "My shifts are a nightmare.",
         "My rota is a mess.",
         "I joined a gym near my office.",  # where the gym is names no employer
+        "Sam and I got together for lunch last week.",  # friends meeting, no couple
     ],
 )
 def test_forms_near_the_tenth_sets_slots_set_none(sentence: str) -> None:

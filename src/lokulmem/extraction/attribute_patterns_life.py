@@ -96,7 +96,8 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         + ADV
         # "Ngozi and I have been married since 2015": the state the event led to.
         + r"\s+(?:got\s+|finally\s+|been\s+)?(?P<v>separated|split\s+up|broke\s+up|divorced|engaged|married|"
-        + r"together|called\s+it\s+quits)"
+        # "been together", not "got together for lunch".
+        + r"(?<!got\s)together|called\s+it\s+quits)"
         + r"(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|in|on|over|around|during|after|before|earlier|recently|"
         + r"yesterday|a\s+few|since|for|"
         + r"two|three|four|five|six|several)\b)",
