@@ -407,6 +407,7 @@ def test_slots_the_tenth_set_told(sentence: str, key: str, value: str) -> None:
         "My rota is a mess.",
         "I joined a gym near my office.",  # where the gym is names no employer
         "Sam and I got together for lunch last week.",  # friends meeting, no couple
+        "It is our boxer.",  # no name
     ],
 )
 def test_forms_near_the_tenth_sets_slots_set_none(sentence: str) -> None:
@@ -419,6 +420,9 @@ def test_forms_near_the_tenth_sets_slots_set_none(sentence: str) -> None:
         ("Ife and I have been together four years.", "user.relationship_status", "together"),
         ("My brother has retrained as a paramedic.", "brother.job", "paramedic"),
         ("I'm retraining as a nurse.", "user.job", "nurse"),
+        ("Biscuit is our Maine Coon.", "user.pet_name:cat", "biscuit"),  # a pet told by its breed
+        ("Our greyhound is called Dottie.", "user.pet_name:dog", "dottie"),
+        ("We have a Labrador called Bramble.", "user.pet_name:dog", "bramble"),
     ],
 )
 def test_slots_the_eleventh_set_told(sentence: str, key: str, value: str) -> None:

@@ -26,10 +26,12 @@ from .attribute_fragments import (
     VALUE,
 )
 from .attribute_patterns_study import STUDY_PATTERNS
-from .lexicon import DIETS, RELATIONSHIP_STATUSES
+from .lexicon import DIETS, PET_BREEDS, RELATIONSHIP_STATUSES
 
 #: The friend one calls best ("my best friend", "my closest friend").
 FRIEND = r"(?:best|closest)\s+friend"
+#: The breeds of ``lexicon.PET_BREEDS``, longest first ("cocker spaniel" before "spaniel").
+_BREEDS = "|".join(b.replace(" ", r"\s+") for b in sorted(PET_BREEDS, key=len, reverse=True))
 
 __all__ = ["LIFE_PATTERNS"]
 
@@ -138,6 +140,24 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         "pet_name",
         r"\b(?:i|we)\s+(?:have|own|got|adopted|(?:just|now)\s+(?:have|got))\s+an?\s+(?:new\s+)?"
         r"(?P<attr>" + PETS + r")\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + END,
+    ),
+    # A pet told by its breed: "Biscuit is our Maine Coon.", "Our greyhound is called
+    # Dottie.", "We have a Labrador called Bramble." (the slot is the breed's kind).
+    (
+        "pet_breed_name",
+        r"(?:^\W*|[,;:]\s*)(?!(?:" + NOT_A_PLACE + r")\b)(?P<v>[A-Z][a-z'\-]+)\s+is\s+(?:my|our)\s+"
+        r"(?:little\s+|old\s+|new\s+)?"
+        r"(?P<attr>" + _BREEDS + r")\b",
+    ),
+    (
+        "pet_breed_name",
+        r"\b(?:my|our)\s+(?P<attr>" + _BREEDS + r")(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?"
+        r"(?P<v>[A-Z][a-z'\-]+)" + END,
+    ),
+    (
+        "pet_breed_name",
+        r"\b(?:i|we)\s+(?:have|own|got|adopted|(?:just|now)\s+(?:have|got))\s+an?\s+(?:new\s+)?"
+        r"(?P<attr>" + _BREEDS + r")\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + END,
     ),
     # "I'm an only child" / "I have no siblings": a sibling count of 0.
     ("count", r"\bi(?:'m|\s+am)\s+an\s+(?P<v>only)\s+(?P<attr>child)\b"),

@@ -18,7 +18,16 @@ from dataclasses import dataclass
 
 from .attribute_fragments import HOME_WORDS
 from .attribute_patterns import PATTERNS
-from .lexicon import CAR_WORDS, EXCLUSIVE_RELATIONS, JOB_WORDS, LATIN_LETTERS, MONTHS, SMALL_NUMBERS, WEEKDAYS
+from .lexicon import (
+    CAR_WORDS,
+    EXCLUSIVE_RELATIONS,
+    JOB_WORDS,
+    LATIN_LETTERS,
+    MONTHS,
+    PET_BREEDS,
+    SMALL_NUMBERS,
+    WEEKDAYS,
+)
 
 __all__ = ["EMPLOYER_WORDS", "JOINED", "RULES", "Rule", "norm_value"]
 
@@ -241,6 +250,11 @@ def _qualified(attribute: str, groups: Groups, value: str) -> tuple[str, str] | 
     return f"{attribute}:{str(groups['attr']).lower()}", value  # "pet_name:dog"
 
 
+def _breed(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    breed = re.sub(r"\s+", " ", str(groups["attr"]).lower())
+    return f"pet_name:{PET_BREEDS[breed]}", value  # "Maine Coon" → "pet_name:cat"
+
+
 #: The service a ``provider`` fact names, by the word that names it.
 _SERVICES = {
     "mortgage": "mortgage",
@@ -335,6 +349,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "count": {"finish": _count},
     "sleep": {"finish": _number},
     "pet_name": {"finish": _qualified},
+    "pet_breed_name": {"attribute": "pet_name", "proper": True, "finish": _breed},
     "color": {"finish": _qualified},
     "place": {"finish": _qualified},
     "bank": {"proper": True, "tail": _PROVIDER_TAIL},

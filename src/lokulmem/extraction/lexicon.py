@@ -203,6 +203,70 @@ CAR_WORDS = frozenset(
     """.split()
 )
 
+#: Breeds a pet is named by ("Biscuit is our Maine Coon", "we have a greyhound
+#: called Dottie"), and the kind each is: the ``pet_name`` slot of that kind.
+PET_BREEDS: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "maine coon",
+            "siamese",
+            "ragdoll",
+            "persian",
+            "bengal",
+            "sphynx",
+            "british shorthair",
+            "burmese",
+            "tabby",
+        ),
+        "cat",
+    ),
+    **dict.fromkeys(
+        (
+            "labrador",
+            "labradoodle",
+            "cockapoo",
+            "spaniel",
+            "cocker spaniel",
+            "springer spaniel",
+            "retriever",
+            "golden retriever",
+            "collie",
+            "border collie",
+            "terrier",
+            "jack russell",
+            "poodle",
+            "dachshund",
+            "beagle",
+            "greyhound",
+            "whippet",
+            "lurcher",
+            "pug",
+            "husky",
+            "corgi",
+            "schnauzer",
+            "staffie",
+            "staffy",
+            "bulldog",
+            "french bulldog",
+            "frenchie",
+            "alsatian",
+            "german shepherd",
+            "chihuahua",
+            "shih tzu",
+            "boxer",
+            "rottweiler",
+            "dalmatian",
+            "vizsla",
+            "weimaraner",
+            "sheepdog",
+            "great dane",
+            "dobermann",
+            "doberman",
+        ),
+        "dog",
+    ),
+}
+
 #: The animals the ``pet_name`` rules qualify a pet by ("my dog is called Rex").
 PET_KINDS: tuple[str, ...] = (
     "dog",
