@@ -116,8 +116,8 @@ def test_a_new_time_is_not_lost_as_a_restatement(make_mem: Callable[..., LokulMe
         ),
         ("I work part-time.", "Now I work full-time.", "temporal-coexistence"),
         # New slots: who one lives with, platform, commute, siblings, pets.
-        ("I live with my parents.", "I moved to my own apartment.", "temporal-coexistence"),
-        ("I live alone.", "I live with my parents.", "conflict"),
+        ("I live with my mum and dad.", "I moved to my own apartment.", "temporal-coexistence"),
+        ("I live alone.", "I live with my mum and dad.", "conflict"),
         ("I use Windows at home.", "I use Linux at home.", "conflict"),
         ("I take the bus to work.", "Now I cycle to work.", "temporal-coexistence"),
         ("I have one sister.", "I have no siblings.", "conflict"),

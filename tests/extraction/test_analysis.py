@@ -23,7 +23,7 @@ def test_types_questions_and_valence() -> None:
     c = Config(custom_types=({"name": "medical", "decay_lambda": 0.00005, "keywords": ["allergy"]},))  # type: ignore[arg-type]
     a = analyze_text("My sister Maya lives in Paris", c)
     assert {"relational", "location"} <= set(a.rule_types)
-    assert "medical" in analyze_text("I have a peanut allergy", c).rule_types
+    assert "medical" in analyze_text("I have a severe peanut allergy", c).rule_types
     assert "emotional" in analyze_text("I'm so stressed about work", c).rule_types
     assert is_question("Where do I live?") and not is_question("I live in Berlin.")
     assert valence("I am so happy and excited!") > 0.6

@@ -33,7 +33,7 @@ __all__ = ["PATTERNS"]
 
 #: Who one lives with and where, work, the platform one uses, name and age.
 _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
-    # Who one lives with: "I live alone" / "I live with my parents" / "I moved out".
+    # Who one lives with: "I live alone" / "I live with my mum and dad" / "I moved out".
     # Alone is alone whatever follows ("I live alone in a studio").
     ("household", r"\bi" + ADV + r"\s+(?:live|living)\s+(?P<v>alone|by myself|on my own)\b"),
     (

@@ -159,7 +159,7 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\b(?:i|we)\s+(?:have|own|got|adopted|(?:just|now)\s+(?:have|got))\s+an?\s+(?:new\s+)?"
         r"(?P<attr>" + _BREEDS + r")\s+(?:called|named)\s+(?P<v>[A-Z][a-z'\-]+)" + END,
     ),
-    # "I'm an only child" / "I have no siblings": a sibling count of 0.
+    # An only child, or one with no siblings: a sibling count of 0.
     ("count", r"\bi(?:'m|\s+am)\s+an\s+(?P<v>only)\s+(?P<attr>child)\b"),
     (
         "count",

@@ -131,8 +131,8 @@ class Memory:
     source_context: str = ""
     #: The end of the message the user was answering (the assistant's previous
     #: response in the session, or ``learn(in_reply_to=...)``), at most
-    #: ``max_reply_context_chars``: "Twelve years in June!" answers "How long have
-    #: you two been together?".  Searched lexically beside ``content``.
+    #: ``max_reply_context_chars``: "Twelve years in June!" answers "When did you
+    #: two get married?".  Searched lexically beside ``content``.
     reply_context: str = ""
     #: L2-normalised vector of "reply context + source message" (read-only): the
     #: message's meaning, blended into the semantic term at recall
