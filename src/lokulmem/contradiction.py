@@ -143,10 +143,14 @@ def key_tokens(text: str, label: str = "User") -> frozenset[str]:
 _TOPIC_WORD = re.compile(r"[a-z][a-z'\-]{2,}")
 
 
-def topic_stems(text: str) -> frozenset[str]:
+def topic_stems(text: str, label: str | None = None) -> frozenset[str]:
     """Crude stems (first 3 letters) of the content words of ``text``: "smoking" and
     "smoke" → "smo", "eating" and "eat" → "eat".  Loose on purpose: it only
-    widens the candidate gate for sentences that carry a change marker."""
+    widens the candidate gate for sentences that carry a change marker.  With
+    ``label`` (the user's), the label and its possessive are taken out first, so a
+    word that merely begins like it still counts."""
+    if label is not None:
+        text = re.sub(rf"\b{re.escape(label)}(?:'s)?(?!\w)", " ", text)
     words = [
         w for w in _TOPIC_WORD.findall(text.lower()) if w not in TOPIC_STOPWORDS and w not in SHORT_STOPWORDS
     ]

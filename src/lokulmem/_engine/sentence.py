@@ -277,17 +277,11 @@ def shares_topic(content: str, fact: str, config: Config) -> bool:
     trip") read alike (docs/tuning.md entry 48)."""
     if config.restated_topic_share <= 0:
         return True
-    words = _topic_without_label(content, config.user_label)
+    words = topic_stems(content, config.user_label)
     if not words:
         return True
-    held = len(words & _topic_without_label(fact, config.user_label))
+    held = len(words & topic_stems(fact, config.user_label))
     return held >= config.restated_topic_share * len(words)
-
-
-def _topic_without_label(text: str, label: str) -> frozenset[str]:
-    """``topic_stems`` of ``text`` with the user's label (and its possessive) taken
-    out first, so a word that merely begins like the label still counts."""
-    return topic_stems(re.sub(rf"\b{re.escape(label)}(?:'s)?(?!\w)", " ", text))
 
 
 def _restated_by(content: str, fact: Memory, config: Config) -> bool:

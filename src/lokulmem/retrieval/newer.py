@@ -80,7 +80,6 @@ window's memory nearest to it (entry 66).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
@@ -286,13 +285,9 @@ def _share_a_word(older: Scored, newer: Scored, label: str) -> bool:
     befriending service now." said in a message about giving up "the community bus";
     "User opened User's own practice …" and "User swims on Sundays …" do not."""
     a, b = older.memory, newer.memory
-    return not _stems(f"{a.content} {a.source_context}", label).isdisjoint(
-        _stems(f"{b.content} {b.source_context}", label)
+    return not topic_stems(f"{a.content} {a.source_context}", label).isdisjoint(
+        topic_stems(f"{b.content} {b.source_context}", label)
     )
-
-
-def _stems(text: str, label: str) -> frozenset[str]:
-    return topic_stems(re.sub(rf"\b{re.escape(label)}(?:'s)?(?!\w)", " ", text))
 
 
 def _lends(older: Scored, relevant: Set[str], config: Config) -> bool:
