@@ -470,3 +470,28 @@ def test_a_yes_no_question_asks_for_the_slot_the_change_sets(
     now = _changed_then_asked(mem, clock, fact, change, "Do I have a girlfriend?")
     assert now.debug is not None
     assert now.debug.injected[0].memory.content == "Things ended with Priya, User is single now."
+
+
+def test_the_new_value_told_beside_the_end_of_the_old_is_injected_first(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """ "I've stopped teaching piano and I'm temping in an office." stores two
+    memories; the one naming the old value takes the old fact's place, and the new
+    value, which shares no word with "What do I do for work?", comes with it
+    (``newer_first_carry_limit``; off, it is left out)."""
+    for limit in (2, 0):
+        mem = make_mem(newer_first_carry_limit=limit)
+        mem.learn("I teach piano from home.", session_id="a")
+        clock.advance(days=20)
+        mem.learn("I've stopped teaching piano and I'm temping in an office.", session_id="b")
+        clock.advance(days=20)
+        result = mem.augment("What do I do for work?", debug=True)
+        assert result.debug is not None
+        lines = [i.memory.content for i in result.debug.injected]
+        old = lines.index("User teaches piano from home.")
+        if limit:
+            temping = lines.index("User is temping in an office.")
+            assert temping < old and "message of a change" in result.debug.injected[temping].reason
+        else:
+            assert "User is temping in an office." not in lines
+        mem.close()

@@ -479,3 +479,56 @@ def test_a_result_tied_with_the_best_lends_by_echo_too() -> None:
         [first, second, new], ECHO.replace(newer_first_echo_tie=0.0), relevant=relevant
     )
     assert ids(ranked) == ["first", "second", "new"] and not moved
+
+
+def message_item(
+    mid: str, v: np.ndarray, score: float, message: str, *, session: str, content: str
+) -> Scored:
+    s = session_item(mid, v, score, session, day=20, content=content)
+    return Scored(replace(s.memory, source_context=message), s.similarity, s.breakdown, s.match)
+
+
+def test_two_echoes_of_one_message_both_inherit_from_the_best_result() -> None:
+    """ "I've gone off parkrun, I do a swim at the lido on Saturdays instead." stores
+    two memories, both echoes of "Saturday mornings are parkrun for User.": both
+    move above it, which pushes it to third place; it still lends to both, as their
+    message is one change.  Echoes from two messages still count: the second
+    messages push it out of the lenders, as before (docs/tuning.md entry 64)."""
+    old = session_item("old", vec(1, 0, 0, 0), 0.60, "s1", content="Saturday mornings are parkrun for User.")
+    said = "I've gone off parkrun, I do a swim at the lido on Saturdays instead."
+    swim = message_item(
+        "swim", vec(1, 0.6, 0, 0), 0.10, said, session="s2", content="User swims on Saturdays instead."
+    )
+    off = message_item(
+        "off", vec(1, 0, 0.5, 0), 0.10, said, session="s2", content="User went off parkrun now."
+    )
+    ranked, moved = newer_first([old, swim, off], ECHO, relevant={"old"})
+    assert ids(ranked) == ["swim", "off", "old"] and moved == {"swim": "old", "off": "old"}
+    assert sorted(inheriting(ranked, moved, ECHO, {"old"})) == [("old", "off"), ("old", "swim")]
+    runs = [
+        message_item(
+            f"m{i}", vec(1, 0, 0.5, 0), 0.10, f"Message {i} now.", session=f"t{i}", content="User ran now."
+        )
+        for i in range(2)
+    ]
+    ranked, moved = newer_first([old, swim, *runs], ECHO, relevant={"old"})
+    assert ids(ranked)[-1] == "old" and len(moved) == 3
+    assert inheriting(ranked, moved, ECHO, {"old"}) == []
+
+
+def test_a_memory_of_the_message_that_names_no_word_of_the_best_result_does_not_inherit() -> None:
+    """ "User's calf is fully healed." and "User no longer works at the sports clinic
+    …", said in one message, both echo "User strained User's left calf …" (the
+    second at cosine 0.49: a physiotherapist's clinic): only the first names a word
+    of it, so only the first inherits its standing once both moved above it."""
+    old = session_item("old", vec(1, 0, 0, 0), 0.60, "s1", content="User strained User's left calf on a run.")
+    said = "My calf is fully healed! Also I no longer work at the clinic, I opened my own practice."
+    healed = message_item(
+        "healed", vec(1, 0.4, 0, 0), 0.10, said, session="s2", content="User's calf is healed now."
+    )
+    clinic = message_item(
+        "clinic", vec(1, 0, 0.9, 0), 0.10, said, session="s2", content="User no longer works at the clinic."
+    )
+    ranked, moved = newer_first([old, healed, clinic], ECHO, relevant={"old"})
+    assert ids(ranked) == ["healed", "clinic", "old"] and len(moved) == 2
+    assert inheriting(ranked, moved, ECHO, {"old"}) == [("old", "healed")]

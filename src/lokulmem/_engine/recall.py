@@ -28,6 +28,7 @@ from ..records import AugmentResult, Episode, UpcomingMemory
 from ..retrieval import count_tokens, inject, message_text
 from ..retrieval import selection as sel
 from ..retrieval import stages as st
+from ..retrieval.carry import carry_message
 from ..retrieval.injection import format_upcoming
 from ..retrieval.nearby import said_nearby
 from ..retrieval.newer import inheriting, newer_first
@@ -108,6 +109,8 @@ class _Recall:
     relevant: frozenset[str] = frozenset()
     #: (older, newer) moves of newer first whose newer memory inherits the older's standing.
     follows: list[tuple[str, str]] = field(default_factory=list)
+    #: Memories carried in with the message of a change (:mod:`lokulmem.retrieval.carry`).
+    carried: frozenset[str] = frozenset()
     links: Links = field(default_factory=dict)
     pushed: list[UpcomingMemory] = field(default_factory=list)
     episode: Episode | None = None
@@ -185,7 +188,11 @@ class _Recall:
         self.ranked, self.newer = newer_first(
             ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head, relevant=self.relevant
         )
-        self.follows = inheriting(self.ranked, self.newer, cfg, self.relevant)
+        follows = inheriting(self.ranked, self.newer, cfg, self.relevant)
+        pairs = [*follows, *sel.replacements(self.ranked)] if self.parsed.asks_now else []
+        self.ranked, carried = carry_message(self.ranked, pairs, cfg)
+        self.follows = follows + carried
+        self.carried = frozenset(n for _, n in carried)
 
     def judge(self) -> None:
         """The evidence of relevance, and the knowledge-graph second pass."""
@@ -291,7 +298,9 @@ class _Recall:
                 parsed=self.parsed,
                 clock=self.clock,
                 selection=self.selection,
-                injected=sel.injected_debug(self.selection, cfg, counter, pool, self.proof, self.newer),
+                injected=sel.injected_debug(
+                    self.selection, cfg, counter, pool, self.proof, self.newer, self.carried
+                ),
                 candidates=sel.candidate_debug(self.ranked, self.selection.reasons, cfg, pool, self.proof),
                 available=self.available,
                 tokens_used=count_tokens(self.block, counter) if self.block else 0,

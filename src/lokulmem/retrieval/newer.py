@@ -75,7 +75,9 @@ results, or within one conversation, later remarks displaced evidence
 ("User switched User's dev machine to Windows." after "User does User's
 coding on Linux.", cosine 0.42): a newer memory whose own words tell a change
 echoes from ``newer_first_echo_told_similarity``, if the best result is the
-window's memory nearest to it (entry 66).
+window's memory nearest to it (entry 66).  The echo's tests live in
+:mod:`lokulmem.retrieval.echo`; the memories a change's message brings along
+with it, in :mod:`lokulmem.retrieval.carry`.
 """
 
 from __future__ import annotations
@@ -88,9 +90,9 @@ import numpy.typing as npt
 
 from ..clock import MS_PER_HOUR
 from ..config import Config
-from ..contradiction import topic_stems
 from ..extraction.lexicon import CHANGE_MARKERS, tells_change
 from ..pairhead import PairHead, pair_features
+from .echo import echo_bar, echo_pairs, echoes, may_echo, nearest
 from .stages import replaced
 from .states import replaceable, states_now
 
@@ -153,7 +155,7 @@ def newer_first(
         if replaced(newer.memory):
             continue  # a closed fact is history: it never moves above a current one
         if j >= window:  # from below the window: its own words must tell the change
-            if not (_says_change(newer) or _may_echo(newer, config)):
+            if not (_says_change(newer) or may_echo(newer, config)):
                 continue
             marked, says = True, _says_change(newer)
         else:
@@ -168,10 +170,10 @@ def newer_first(
             older = shown[i]
             cosine = float(cosines[j, i])
             lends = i < max(config.newer_first_echo_top, tied)
-            echo = lends and _echoes(older, newer, cosine, relevant, config)
+            echo = lends and echoes(older, newer, cosine, relevant, config)
             if echo and cosine < config.newer_first_echo_similarity:
                 # Told in other words: only the window's memory nearest to it lends.
-                echo = _nearest(cosines[j], i, skip=j)
+                echo = nearest(cosines[j], i, skip=j)
             inherits = echo or (says and _lends(older, relevant, config))
             # A new value of the older fact's slot is a change, however told.
             slot = j < window and config.newer_first_inherits and _new_value(older, newer)
@@ -206,88 +208,7 @@ def inheriting(
     told = {s.memory.id for s in ranked if s.memory.id in moved and _says_change(s)}
     lenders = {s.memory.id for s in ranked if _lends(s, relevant, config)}
     out = [(o, n) for n, o in moved.items() if n in told and o in lenders]
-    return out + [p for p in _echo_pairs(ranked, moved, config, relevant) if p not in out]
-
-
-def _echo_pairs(
-    ranked: Sequence[Scored], moved: Mapping[str, str], config: Config, relevant: Set[str]
-) -> list[tuple[str, str]]:
-    """(older id, newer id) of the moves that are echoes (:func:`_echoes`) of a
-    memory that stands among the first 2 × ``newer_first_echo_top`` places of the
-    final order.  Narrower than :func:`newer_first`'s test (the best results of
-    the order before the moves): when other memories also moved above the best
-    result, it falls below those places and its echo moves without inheriting.
-    That narrower reading is the one measured (docs/tuning.md entry 64); reading
-    the lenders from the order before the moves lent more and cost LoCoMo's
-    default path 72.0 @ 5.82 → 69.1 @ 6.01 on stored replays."""
-    if config.newer_first_echo_similarity <= 0:
-        return []
-    by_id = {s.memory.id: s for s in ranked}
-    top = {s.memory.id for s in ranked[: 2 * config.newer_first_echo_top]}
-    out: list[tuple[str, str]] = []
-    for n, o in moved.items():
-        older, newer = by_id.get(o), by_id.get(n)
-        if o not in top or older is None or newer is None:
-            continue
-        a, b = older.memory.embedding, newer.memory.embedding
-        if a is not None and b is not None and _echoes(older, newer, float(a @ b), relevant, config):
-            out.append((o, n))
-    return out
-
-
-def _may_echo(newer: Scored, config: Config) -> bool:
-    """Whether ``newer`` may be an echo at all (the rule is on and it has a vector):
-    then it is read below the window too."""
-    return config.newer_first_echo_similarity > 0 and newer.memory.embedding is not None
-
-
-def _echoes(older: Scored, newer: Scored, cosine: float, relevant: Set[str], config: Config) -> bool:
-    """Whether ``newer`` tells of the same thing as the relevant ``older`` (cosine at
-    least ``newer_first_echo_similarity``) from a later conversation: the later
-    word on it stands where the older stands, whatever its words."""
-    if config.newer_first_echo_similarity <= 0 or older.memory.id not in relevant:
-        return False
-    if older.memory.source_session and older.memory.source_session == newer.memory.source_session:
-        return False
-    return cosine >= _echo_bar(older, newer, config)
-
-
-def _nearest(row: npt.NDArray[np.float32], i: int, *, skip: int) -> bool:
-    """Whether place ``i`` holds the highest cosine of ``row`` (a memory's cosines
-    with the window's memories), ``skip`` (the memory itself) left out."""
-    others = np.delete(row, skip) if skip < len(row) else row
-    return bool(row[i] >= others.max())
-
-
-def _echo_bar(older: Scored, newer: Scored, config: Config) -> float:
-    """The cosine from which ``newer`` echoes ``older``: ``newer_first_echo_told_similarity``
-    when its own words tell a change (:func:`_says_change`), and
-    ``newer_first_echo_shared_similarity`` when they also share a content word with
-    ``older`` (:func:`_share_a_word`), else ``newer_first_echo_similarity``.  Below
-    the latter, :func:`newer_first` also asks that the best result be the window's
-    memory nearest to ``newer`` (:func:`_nearest`); :func:`_echo_pairs` needs not: a
-    move it reads there was an echo, or the change of a slot that lends anyway
-    (:func:`inheriting`)."""
-    bar = config.newer_first_echo_similarity
-    if not _says_change(newer):
-        return bar
-    told = min(bar, config.newer_first_echo_told_similarity)
-    shared = config.newer_first_echo_shared_similarity
-    if shared < told and _share_a_word(older, newer, config.user_label):
-        return shared
-    return told
-
-
-def _share_a_word(older: Scored, newer: Scored, label: str) -> bool:
-    """Whether the two memories, or the messages they came from, share a content word
-    (crude stems, the user's label left out): "The school run is by car now …" and
-    "User walks the kids to school …" do, and so does "User does the phone
-    befriending service now." said in a message about giving up "the community bus";
-    "User opened User's own practice …" and "User swims on Sundays …" do not."""
-    a, b = older.memory, newer.memory
-    return not topic_stems(f"{a.content} {a.source_context}", label).isdisjoint(
-        topic_stems(f"{b.content} {b.source_context}", label)
-    )
+    return out + [p for p in echo_pairs(ranked, moved, config, relevant) if p not in out]
 
 
 def _lends(older: Scored, relevant: Set[str], config: Config) -> bool:
@@ -319,12 +240,12 @@ def _follows(
     slot or state), where a new value makes the pair less alike: it needs only
     ``newer_first_inherit_similarity``, unless both state typed attributes of
     different kinds ("User is no longer at Acme Corp." does not follow "User
-    lives in Berlin.": :func:`_other_kind`).  An ``echo`` (:func:`_echoes`) has
-    passed its own bar (:func:`_echo_bar`), which stands in for both."""
+    lives in Berlin.": :func:`_other_kind`).  An ``echo`` (:func:`.echo.echoes`) has
+    passed its own bar (:func:`.echo.echo_bar`), which stands in for both."""
     gap_ms = config.newer_first_min_hours * MS_PER_HOUR
     alike = config.newer_first_similarity if margin else config.newer_first_inherit_similarity
     if echo:
-        alike = min(alike, _echo_bar(older, newer, config))
+        alike = min(alike, echo_bar(older, newer, config))
     if cosine < config.newer_first_similarity and _other_kind(older, newer):
         return False
     if not margin and _same_kind(older, newer):

@@ -10,6 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from ..config import Config
 from ..records import InjectedMemory, ScoredMemory
 from .budget import count_tokens
+from .carry import CARRY_REASON
 from .injection import BLOCK_END, BLOCK_START, format_block, format_line
 from .newer import NEWER_REASON
 from .relevance import BELOW_MARGIN, NO_EVIDENCE, evidence, inherit
@@ -33,6 +34,7 @@ __all__ = [
     "evidence_of",
     "fit_block",
     "injected_debug",
+    "replacements",
     "select",
 ]
 
@@ -63,7 +65,7 @@ def select(
     used = 0
     bar = _margin_bar(ranked, floor, type_filter, proof, config)
     # The current version of a closed fact stands where the closed fact stands.
-    lifted = inherit({s.memory.id: s.breakdown.total for s in ranked}, [*_replacements(ranked), *follows])
+    lifted = inherit({s.memory.id: s.breakdown.total for s in ranked}, [*replacements(ranked), *follows])
     share = config.graph_evidence_share
     for other, (seed, weight) in (links or {}).items():
         if other in lifted and seed in lifted and share > 0:
@@ -102,10 +104,10 @@ def evidence_of(ranked: Sequence[Scored], pool: Pool, config: Config) -> dict[st
         )
         for s in ranked
     }
-    return inherit(own, _replacements(ranked))
+    return inherit(own, replacements(ranked))
 
 
-def _replacements(ranked: Sequence[Scored]) -> list[tuple[str, str]]:
+def replacements(ranked: Sequence[Scored]) -> list[tuple[str, str]]:
     """(closed or superseded fact, the fact that replaced it) pairs among the candidates."""
     return [
         (s.memory.id, s.memory.superseded_by) for s in ranked if replaced(s.memory) and s.memory.superseded_by
@@ -203,16 +205,19 @@ def injected_debug(
     pool: Pool | None = None,
     proof: Mapping[str, float] | None = None,
     newer: Collection[str] = (),
+    carried: Collection[str] = (),
 ) -> tuple[InjectedMemory, ...]:
     """Each injected memory with its score, breakdown, one-line reason, rank and
-    evidence; ``newer``: the ids newer-first moved up (:mod:`.newer`), said in the reason."""
+    evidence; ``newer``: the ids newer-first moved up (:mod:`.newer`), ``carried``:
+    those carried in with a change's message (:mod:`.carry`), said in the reason."""
     return tuple(
         InjectedMemory(
             memory=s.memory,
             score=s.breakdown.total,
             score_breakdown=s.breakdown,
             reason=explain(s.memory, s.breakdown, s.similarity, config)
-            + (NEWER_REASON if s.memory.id in newer else ""),
+            + (NEWER_REASON if s.memory.id in newer else "")
+            + (CARRY_REASON if s.memory.id in carried else ""),
             injection_rank=rank,
             tokens=count_tokens(line + "\n", counter),
             evidence=None if proof is None else proof.get(s.memory.id),
