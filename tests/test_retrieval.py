@@ -495,3 +495,25 @@ def test_the_new_value_told_beside_the_end_of_the_old_is_injected_first(
         else:
             assert "User is temping in an office." not in lines
         mem.close()
+
+
+def test_a_told_change_in_other_words_is_injected_first_when_nothing_else_is_nearer(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """ "Finally got the keys to our place …" shares no word with "User is house
+    hunting …" and is far from it (cosine under the told bars), but it tells a
+    change and the two are each other's nearest: it is the later word
+    (``newer_first_echo_mutual_similarity``; off, the old fact is injected alone)."""
+    for mutual in (0.2, 0.0):
+        mem = make_mem(newer_first_echo_mutual_similarity=mutual)
+        mem.learn("I'm house hunting in the north of the city.", session_id="a")
+        clock.advance(days=20)
+        mem.learn("Finally got the keys to our place yesterday, we're in now.", session_id="b")
+        clock.advance(days=20)
+        got = [
+            i.memory.content
+            for i in mem.manage().get_injection_preview("Am I still house hunting?").would_inject
+        ]
+        assert got[-1] == "User is house hunting in the north of the city."
+        assert (len(got) == 2 and "keys" in got[0]) if mutual else len(got) == 1
+        mem.close()

@@ -17,7 +17,12 @@ T0 = 1_767_225_600_000
 # A margin the scores below sit around; the echo of the best result (which needs
 # no words) off, so the word rules are what is tested, except in the echo tests.
 CFG = Config(newer_first_similarity=0.5, newer_first_margin=0.2, newer_first_echo_similarity=0.0)
-ECHO = CFG.replace(newer_first_echo_similarity=0.5, newer_first_echo_told_similarity=0.4)
+# The mutual band (a told change below the told bars) off: the bars are what is tested.
+ECHO = CFG.replace(
+    newer_first_echo_similarity=0.5,
+    newer_first_echo_told_similarity=0.4,
+    newer_first_echo_mutual_similarity=0.0,
+)
 
 
 def vec(*xs: float) -> np.ndarray:
@@ -532,3 +537,40 @@ def test_a_memory_of_the_message_that_names_no_word_of_the_best_result_does_not_
     ranked, moved = newer_first([old, healed, clinic], ECHO, relevant={"old"})
     assert ids(ranked) == ["healed", "clinic", "old"] and len(moved) == 2
     assert inheriting(ranked, moved, ECHO, {"old"}) == [("old", "healed")]
+
+
+def test_a_told_change_far_from_the_best_result_echoes_it_when_each_is_the_others_nearest() -> None:
+    """ "User and others are expecting." after "User is trying to get pregnant."
+    (cosine 0.21): below the told bars, from ``newer_first_echo_mutual_similarity``,
+    a later memory whose words tell a change echoes the best result when the two
+    are each other's nearest among the ranked memories."""
+    old = session_item("old", vec(1, 0, 0, 0), 0.60, "s1", content="User is trying to get pregnant.")
+    told = "User and others are expecting now."
+    new = session_item("new", vec(0.25, 0.97, 0, 0), 0.10, "s2", day=20, content=told)  # cosine 0.25
+    other = session_item("other", vec(0, 0, 1, 0), 0.30, "s0", day=-5)
+    config = ECHO.replace(newer_first_echo_mutual_similarity=0.2)
+    ranked, moved = newer_first([old, other, new], config, relevant={"old"})
+    assert ids(ranked) == ["new", "old", "other"] and moved == {"new": "old"}
+    assert inheriting(ranked, moved, config, {"old"}) == [("old", "new")]
+    cases = {
+        "off": ([old, other, new], config.replace(newer_first_echo_mutual_similarity=0.0)),
+        "below the bar": ([old, other, new], config.replace(newer_first_echo_mutual_similarity=0.3)),
+        "no word for a change": (
+            [old, other, session_item("new", vec(0.25, 0.97, 0, 0), 0.10, "s2", day=20)],
+            config,
+        ),
+        # Another memory is nearer to the newer one: it tells of something else.
+        "nearer to another": (
+            [old, session_item("other", vec(0.2, 1, 0.1, 0), 0.30, "s0", day=-5), new],
+            config,
+        ),
+        # A later memory is nearer to the older one: that one is its later word.
+        "another later word": (
+            [old, session_item("other", vec(1, 0.3, 0, 0.5), 0.30, "s3", day=10), new],
+            config,
+        ),
+    }
+    for why, (items, cfg) in cases.items():
+        out, moved = newer_first(items, cfg, relevant={"old"})
+        assert "new" not in moved, why
+        assert ("old", "new") not in inheriting(out, moved, cfg, {"old"}), why

@@ -559,6 +559,12 @@ class Config:
     #: "User swims on Sundays …"); at or above ``newer_first_echo_told_similarity``
     #: it changes nothing; no PRD figure, docs/tuning.md entry 84.
     newer_first_echo_shared_similarity: float = unit(0.3)
+    #: See ``newer_first_echo_similarity``: below the told bars, a later memory
+    #: whose own words tell a change echoes the relevant best result from this
+    #: cosine when the two are each other's nearest among the ranked memories
+    #: ("User finally got the keys to their place …" after "User is house hunting
+    #: …", 0.21); 0: off; no PRD figure, docs/tuning.md entry 87.
+    newer_first_echo_mutual_similarity: float = unit(0.2)
     #: See ``newer_first_echo_similarity``: the places of the ranking read for a
     #: newer memory that echoes a relevant best result (the window's places are
     #: read in any case; a crowd of older memories on the same topic can push the

@@ -26,7 +26,7 @@ from ..extraction.lexicon import tells_change
 if TYPE_CHECKING:
     from .stages import Scored
 
-__all__ = ["echo_bar", "echo_pairs", "echoes", "may_echo", "nearest"]
+__all__ = ["echo_bar", "echo_pairs", "echoes", "may_echo", "mutual", "nearest"]
 
 
 def echo_pairs(
@@ -64,7 +64,7 @@ def echo_pairs(
             and _name_a_word(older, newer, config.user_label)
             and _among_top(ranked, moved, older, newer, places)
         )
-        if (o in top or sibling) and echoes(older, newer, cosine, relevant, config):
+        if (o in top or sibling) and echoes(older, newer, cosine, relevant, config, ranked):
             out.append((o, n))
     return out
 
@@ -96,15 +96,51 @@ def may_echo(newer: Scored, config: Config) -> bool:
     return config.newer_first_echo_similarity > 0 and newer.memory.embedding is not None
 
 
-def echoes(older: Scored, newer: Scored, cosine: float, relevant: Set[str], config: Config) -> bool:
+def echoes(
+    older: Scored,
+    newer: Scored,
+    cosine: float,
+    relevant: Set[str],
+    config: Config,
+    ranked: Sequence[Scored] = (),
+) -> bool:
     """Whether ``newer`` tells of the same thing as the relevant ``older`` (cosine at
     least ``newer_first_echo_similarity``) from a later conversation: the later
-    word on it stands where the older stands, whatever its words."""
+    word on it stands where the older stands, whatever its words.  Below the told
+    bars (:func:`echo_bar`), from ``newer_first_echo_mutual_similarity``, a told
+    change echoes only when the two are each other's nearest among ``ranked``
+    (:func:`mutual`)."""
     if config.newer_first_echo_similarity <= 0 or older.memory.id not in relevant:
         return False
     if older.memory.source_session and older.memory.source_session == newer.memory.source_session:
         return False
-    return cosine >= echo_bar(older, newer, config)
+    if cosine >= echo_bar(older, newer, config):
+        return True
+    low = config.newer_first_echo_mutual_similarity
+    return 0 < low <= cosine and tells_change(newer.memory.content) and mutual(ranked, older, newer)
+
+
+def mutual(ranked: Sequence[Scored], older: Scored, newer: Scored) -> bool:
+    """Whether ``older`` is the memory of ``ranked`` nearest to ``newer`` and ``newer``
+    the nearest to ``older`` of those learned after it: in a store of many
+    memories on the topic, a later remark that tells some other change is nearer
+    to something else ("User strained User's left calf …" is no later word on
+    "User is vegetarian.")."""
+    a, b = older.memory.embedding, newer.memory.embedding
+    others = [s for s in ranked if s.memory.embedding is not None and s.memory.id not in (older.memory.id,)]
+    if a is None or b is None or not others:
+        return False
+    rest = [s for s in others if s.memory.id != newer.memory.id]
+    if rest:
+        vectors = np.stack([s.memory.embedding for s in rest if s.memory.embedding is not None])
+        if float((vectors @ b).max()) > float(a @ b):
+            return False  # something else is nearer to the newer memory
+    later = [s for s in rest if s.memory.created_at > older.memory.created_at]
+    if later:
+        vectors = np.stack([s.memory.embedding for s in later if s.memory.embedding is not None])
+        if float((vectors @ a).max()) > float(a @ b):
+            return False  # a later memory nearer to the older one
+    return True
 
 
 def nearest(row: npt.NDArray[np.float32], i: int, *, skip: int) -> bool:

@@ -92,7 +92,7 @@ from ..clock import MS_PER_HOUR
 from ..config import Config
 from ..extraction.lexicon import CHANGE_MARKERS, tells_change
 from ..pairhead import PairHead, pair_features
-from .echo import echo_bar, echo_pairs, echoes, may_echo, nearest
+from .echo import echo_pairs, echoes, may_echo, nearest
 from .stages import replaced
 from .states import replaceable, states_now
 
@@ -170,7 +170,7 @@ def newer_first(
             older = shown[i]
             cosine = float(cosines[j, i])
             lends = i < max(config.newer_first_echo_top, tied)
-            echo = lends and echoes(older, newer, cosine, relevant, config)
+            echo = lends and echoes(older, newer, cosine, relevant, config, ranked)
             if echo and cosine < config.newer_first_echo_similarity:
                 # Told in other words: only the window's memory nearest to it lends.
                 echo = nearest(cosines[j], i, skip=j)
@@ -245,7 +245,7 @@ def _follows(
     gap_ms = config.newer_first_min_hours * MS_PER_HOUR
     alike = config.newer_first_similarity if margin else config.newer_first_inherit_similarity
     if echo:
-        alike = min(alike, echo_bar(older, newer, config))
+        alike = min(alike, cosine)  # the echo passed its own bar (echo_bar or mutual)
     if cosine < config.newer_first_similarity and _other_kind(older, newer):
         return False
     if not margin and _same_kind(older, newer):
