@@ -29,7 +29,9 @@ def ids(ranked: list[Scored]) -> list[str]:
 OLD = item("old", "User teaches piano from home.", 0.6, message="I teach piano from home.", session="s1")
 STOPPED = item("stopped", "User has stopped teaching piano.", 0.5, message=SAID)
 TEMPING = item("temping", "User is temping in an office.", 0.1, message=SAID)
-OTHER = item("other", "User likes jazz.", 0.3, message="I like jazz.", session="s0")
+OTHER = item(
+    "other", "User collects enamel pin badges.", 0.3, message="I collect enamel pin badges.", session="s0"
+)
 
 
 def test_the_new_value_comes_with_the_memory_that_ends_the_old_one() -> None:
