@@ -506,14 +506,11 @@ def test_a_told_change_in_other_words_is_injected_first_when_nothing_else_is_nea
     (``newer_first_echo_mutual_similarity``; off, the old fact is injected alone)."""
     for mutual in (0.2, 0.0):
         mem = make_mem(newer_first_echo_mutual_similarity=mutual)
-        mem.learn("I'm house hunting in the north of the city.", session_id="a")
-        clock.advance(days=20)
-        mem.learn("Finally got the keys to our place yesterday, we're in now.", session_id="b")
-        clock.advance(days=20)
-        got = [
-            i.memory.content
-            for i in mem.manage().get_injection_preview("Am I still house hunting?").would_inject
-        ]
+        fact = "I'm house hunting in the north of the city."
+        change = "Finally got the keys to our place yesterday, we're in now."
+        result = _changed_then_asked(mem, clock, fact, change, "Am I still house hunting?")
+        assert result.debug is not None
+        got = [i.memory.content for i in result.debug.injected]
         assert got[-1] == "User is house hunting in the north of the city."
         assert (len(got) == 2 and "keys" in got[0]) if mutual else len(got) == 1
         mem.close()

@@ -497,8 +497,8 @@ def test_two_echoes_of_one_message_both_inherit_from_the_best_result() -> None:
     """ "I've gone off parkrun, I do a swim at the lido on Saturdays instead." stores
     two memories, both echoes of "Saturday mornings are parkrun for User.": both
     move above it, which pushes it to third place; it still lends to both, as their
-    message is one change.  Echoes from two messages still count: the second
-    messages push it out of the lenders, as before (docs/tuning.md entry 64)."""
+    message is one change.  Echoes from other messages still count: two of them
+    push it out of the lenders, as before (docs/tuning.md entry 64)."""
     old = session_item("old", vec(1, 0, 0, 0), 0.60, "s1", content="Saturday mornings are parkrun for User.")
     said = "I've gone off parkrun, I do a swim at the lido on Saturdays instead."
     swim = message_item(
