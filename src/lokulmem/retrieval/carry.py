@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..config import Config
-from ..contradiction import topic_stems
 from ..extraction.lexicon import ENDED_MARKERS
-from .stages import replaced
+from .echo import share_a_content_word
+from .stages import message_of, replaced
 
 if TYPE_CHECKING:
     from .stages import Scored
@@ -45,21 +45,12 @@ __all__ = ["CARRY_REASON", "carry_message"]
 CARRY_REASON = " + said in the message of a change above it"
 
 
-def _message(s: Scored) -> tuple[str | None, str | None] | None:
-    """The message a memory was learned from (session and text), or None if unknown."""
-    m = s.memory
-    return (m.source_session, m.source_context) if m.source_context else None
-
-
 def _ends(older: Scored, newer: Scored, label: str) -> bool:
     """Whether ``newer`` tells that ``older``'s value ended, in ``older``'s own words
     (``ENDED_MARKERS``: "User has stopped teaching piano." for "User teaches piano
     from home."): then the new value, if the message gave one, is in its other
     memories.  "User prefers dark mode now." holds the new value itself."""
-    said = newer.memory.content
-    return bool(ENDED_MARKERS.search(said)) and not topic_stems(older.memory.content, label).isdisjoint(
-        topic_stems(said, label)
-    )
+    return bool(ENDED_MARKERS.search(newer.memory.content)) and share_a_content_word(older, newer, label)
 
 
 def carry_message(
@@ -79,14 +70,14 @@ def carry_message(
     taken = {n for _, n in follows} | {o for o, _ in follows}
     for older, newer in follows:
         at = next((k for k, s in enumerate(order) if s.memory.id == newer), None)
-        if at is None or older not in by_id or (message := _message(order[at])) is None:
+        if at is None or older not in by_id or (message := message_of(order[at].memory)) is None:
             continue
         if not _ends(by_id[older], order[at], config.user_label):
             continue
         siblings = [
             s
             for s in order[at + 1 :]
-            if _message(s) == message and s.memory.id not in taken and not replaced(s.memory)
+            if message_of(s.memory) == message and s.memory.id not in taken and not replaced(s.memory)
         ]
         if len(siblings) > config.newer_first_carry_limit:
             continue  # a long message's other sentences are not the change's new value

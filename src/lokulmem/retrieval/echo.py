@@ -26,7 +26,7 @@ from ..extraction.lexicon import tells_change
 if TYPE_CHECKING:
     from .stages import Scored
 
-__all__ = ["echo_bar", "echo_pairs", "echoes", "may_echo", "mutual", "nearest"]
+__all__ = ["echo_bar", "echo_pairs", "echoes", "may_echo", "mutual", "nearest", "share_a_content_word"]
 
 
 def echo_pairs(
@@ -61,7 +61,7 @@ def echo_pairs(
         # to one that echoes it from the told bar and names a word of it itself.
         sibling = (
             cosine >= config.newer_first_echo_told_similarity
-            and _name_a_word(older, newer, config.user_label)
+            and share_a_content_word(older, newer, config.user_label)
             and _among_top(ranked, moved, older, newer, places)
         )
         if (o in top or sibling) and echoes(older, newer, cosine, relevant, config, ranked):
@@ -127,20 +127,23 @@ def mutual(ranked: Sequence[Scored], older: Scored, newer: Scored) -> bool:
     to something else ("User strained User's left calf …" is no later word on
     "User is vegetarian.")."""
     a, b = older.memory.embedding, newer.memory.embedding
-    others = [s for s in ranked if s.memory.embedding is not None and s.memory.id not in (older.memory.id,)]
+    others = [
+        (s.memory, v)
+        for s in ranked
+        if (v := s.memory.embedding) is not None and s.memory.id != older.memory.id
+    ]
     if a is None or b is None or not others:
         return False
-    rest = [s for s in others if s.memory.id != newer.memory.id]
-    if rest:
-        vectors = np.stack([s.memory.embedding for s in rest if s.memory.embedding is not None])
-        if float((vectors @ b).max()) > float(a @ b):
-            return False  # something else is nearer to the newer memory
-    later = [s for s in rest if s.memory.created_at > older.memory.created_at]
-    if later:
-        vectors = np.stack([s.memory.embedding for s in later if s.memory.embedding is not None])
-        if float((vectors @ a).max()) > float(a @ b):
-            return False  # a later memory nearer to the older one
-    return True
+    rest = [(m, v) for m, v in others if m.id != newer.memory.id]
+    if not rest:
+        return True
+    vectors = np.stack([v for _, v in rest])
+    bar = float(a @ b)
+    if float((vectors @ b).max()) > bar:
+        return False  # something else is nearer to the newer memory
+    later = np.array([m.created_at > older.memory.created_at for m, _ in rest])
+    # No later memory nearer to the older one.
+    return not (later.any() and float((vectors[later] @ a).max()) > bar)
 
 
 def nearest(row: npt.NDArray[np.float32], i: int, *, skip: int) -> bool:
@@ -181,6 +184,7 @@ def _share_a_word(older: Scored, newer: Scored, label: str) -> bool:
     )
 
 
-def _name_a_word(older: Scored, newer: Scored, label: str) -> bool:
-    """Whether the two memories' own words share a content word (their messages left out)."""
+def share_a_content_word(older: Scored, newer: Scored, label: str) -> bool:
+    """Whether the two memories' own words share a content word (crude stems, the
+    user's label left out; their messages left out, unlike :func:`_share_a_word`)."""
     return not topic_stems(older.memory.content, label).isdisjoint(topic_stems(newer.memory.content, label))

@@ -31,6 +31,7 @@ __all__ = [
     "current_first",
     "link",
     "merge_ids",
+    "message_of",
     "rank",
     "repeats_message",
     "replaced",
@@ -235,7 +236,7 @@ def _context_cosines(memories: Sequence[Memory], query: Vector) -> dict[str, flo
     return {m.id: float(v) for m, v in zip(have, sims, strict=True)}
 
 
-def _message_of(m: Memory) -> tuple[str, str] | None:
+def message_of(m: Memory) -> tuple[str, str] | None:
     """The message a memory was learned from, as context-once tells them apart."""
     return (m.source_session, m.source_context) if m.source_context else None
 
@@ -243,7 +244,7 @@ def _message_of(m: Memory) -> tuple[str, str] | None:
 def repeats_message(scored: Sequence[Scored]) -> bool:
     """Whether two of ``scored`` come from one message (context-once then reads
     the content-only lexical scores)."""
-    keys = [k for s in scored if (k := _message_of(s.memory)) is not None]
+    keys = [k for s in scored if (k := message_of(s.memory)) is not None]
     return len(keys) != len(set(keys))
 
 
@@ -257,7 +258,7 @@ def context_once(scored: Sequence[Scored], lexical_own: Mapping[str, float], con
     seen: set[tuple[str, str]] = set()
     for s in scored:
         m = s.memory
-        key = _message_of(m)
+        key = message_of(m)
         if key is not None:
             if key in seen:
                 own = lexical_own.get(m.id, 0.0)
@@ -326,7 +327,7 @@ def repeats(ranked: Sequence[Scored]) -> dict[str, int]:
     seen: dict[tuple[str, str], int] = {}
     out: dict[str, int] = {}
     for s in ranked:
-        key = _message_of(s.memory)
+        key = message_of(s.memory)
         if key is None:
             continue
         n = seen.get(key, 0)
