@@ -574,11 +574,13 @@ class Config:
     #: best result's lend by echo as the best does (0: the best alone).
     newer_first_echo_tie: float = nonneg(0.01)
     #: A newer memory that stands where an older fact stands (it inherits its
-    #: standing, or replaced it) brings the other memories of its message along,
-    #: just below it, with the same standing ("User is temping in an office." with
-    #: "User has stopped teaching piano."), when the message left at most this many
-    #: others in the ranking (a chat turn of five sentences carries none; 0: off);
-    #: :mod:`lokulmem.retrieval.carry`; no PRD figure, docs/tuning.md entry 86.
+    #: standing, or replaced it) and says in that fact's words that its value
+    #: ended (``extraction.lexicon.ENDED_MARKERS``) brings the other memories of its
+    #: message along, just below it, with the same standing ("User is temping in an
+    #: office." with "User has stopped teaching piano."), for a question about now,
+    #: when the message left at most this many others in the ranking (a chat turn
+    #: of five sentences carries none; 0: off); :mod:`lokulmem.retrieval.carry`; no
+    #: PRD figure, docs/tuning.md entry 86.
     newer_first_carry_limit: int = count(2)
 
     # --- embedding ---
