@@ -81,7 +81,6 @@ COVERED_BY = {
     "records/panel.py": "test_manage.py",
     "records/recall.py": "test_retrieval.py",
     "records/results.py": "test_retrieval.py",
-    "retrieval/echo.py": "retrieval/test_newer.py",
     "retrieval/selection.py": "retrieval/test_stages.py",
     "retrieval/budget.py": "test_retrieval.py",
     "retrieval/injection.py": "test_retrieval.py",

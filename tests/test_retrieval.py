@@ -514,3 +514,26 @@ def test_a_told_change_in_other_words_is_injected_first_when_nothing_else_is_nea
         assert got[-1] == "User is house hunting in the north of the city."
         assert (len(got) == 2 and "keys" in got[0]) if mutual else len(got) == 1
         mem.close()
+
+
+def test_a_later_word_that_is_no_candidate_is_found_by_the_best_results_words(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """In a store of many memories on the topic the later word may be no candidate
+    of the question (here the vector pool holds one memory, and "Which gym do I go
+    to?" names no word of the change): the best result's own words find it
+    ("PureGym"), and it echoes it (``newer_first_echo_search``; off, the old fact
+    is injected alone)."""
+    for search in (50, 0):
+        mem = make_mem(newer_first_echo_search=search, candidate_pool=1)
+        mem.learn("I'm saving up for a new bike.", session_id="x")
+        fact = "My gym is the PureGym on the high street."
+        change = "I let the PureGym membership lapse and joined the climbing wall instead."
+        result = _changed_then_asked(mem, clock, fact, change, "Which gym do I go to?")
+        assert result.debug is not None
+        got = [i.memory.content for i in result.debug.injected]
+        assert got[-1] == "User's gym is the PureGym on the high street."
+        assert (len(got) == 2 and "climbing wall" in got[0]) if search else len(got) == 1
+        ranking = {s.name: s for s in result.debug.stages}["ranking"]
+        assert ranking.counts["later_words"] == (1 if search else 0)
+        mem.close()

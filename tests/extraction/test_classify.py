@@ -83,6 +83,20 @@ def test_health_and_pastime_cues(sentence: str, expected: str) -> None:
     assert expected in analyze_text(sentence, Config()).rule_types
 
 
+def test_tells_replacement_leaves_out_the_words_chat_says_of_everything() -> None:
+    from lokulmem.extraction.lexicon import tells_change, tells_replacement
+
+    for text in (
+        "User let the gym membership lapse and joined the climbing wall instead.",  # replaced
+        "User has stopped the sessions with the trainer.",  # ended
+        "User had to step back from the helpline for a while.",  # a new value
+    ):
+        assert tells_replacement(text) and tells_change(text), text
+    chat = ("User bought some new gaming equipment.", "User is off to see them now.", "User started a blog.")
+    for text in chat:
+        assert tells_change(text) and not tells_replacement(text), text
+
+
 def test_tells_change_reads_each_kind_of_change_word() -> None:
     from lokulmem.extraction.lexicon import tells_change
 

@@ -14,10 +14,11 @@ import numpy.typing as npt
 
 from ..graph import neighbours
 from ..proactive import MS_PER_DAY, upcoming
-from ..records import QueryAnalysis, UpcomingMemory
+from ..records import Memory, QueryAnalysis, UpcomingMemory
 from ..retrieval import key_terms
 from ..retrieval import relevance as rel
 from ..retrieval import stages as st
+from ..retrieval.echo import later_words
 from .candidates import nearest_among
 
 if TYPE_CHECKING:
@@ -76,6 +77,28 @@ def own_lexical_scores(engine: Engine, terms: Sequence[str], best: float) -> dic
         return {}
     own = engine.storage.lexical_search(terms, limit=cfg.lexical_pool, max_doc_freq=_common(engine))
     return _scaled(own, cfg.lexical_saturation, best, cap=True)
+
+
+def later_word_pool(engine: Engine, lender: Memory, query: Vector, pool: st.Pool) -> st.Pool:
+    """A pool (``pool``'s settings) of the memories that may be a later word on
+    ``lender`` (:func:`later_words`), among the first ``newer_first_echo_search``
+    full-text matches of its own key terms (the user's label left out).  A term
+    found in more memories than that is left out too: it cannot single out a
+    later word among so many, and ranking all who hold it is what costs (a
+    name or "lives" in a store of 10,000 memories)."""
+    cfg = engine.config
+    label = cfg.user_label.lower()
+    terms = [t for t in key_terms(lender.content, limit=cfg.max_query_terms) if t.lower() != label]
+    found: list[Memory] = []
+    if cfg.newer_first_echo_search > 0 and terms:
+        limit = cfg.newer_first_echo_search
+        hits = engine.storage.lexical_search(terms, limit=limit, max_doc_freq=limit)
+        ids = [i for i, _ in hits if i != lender.id and i in engine.index]
+        found = later_words(lender, engine.fetch_cached(ids), cfg.user_label)
+    ids = [m.id for m in found]
+    return dataclasses.replace(
+        pool, memories=found, similarities=dict(zip(ids, engine.index.similarities(query, ids), strict=True))
+    )
 
 
 def _common(engine: Engine) -> int | None:

@@ -36,7 +36,14 @@ from ..retrieval.parse import parse_query
 from ..retrieval.relevance import inherit
 from .args import AugmentArgs
 from .audit import StageClock, debug_record
-from .pool import candidate_pool, graph_links, own_lexical_scores, text_candidates, upcoming_events
+from .pool import (
+    candidate_pool,
+    graph_links,
+    later_word_pool,
+    own_lexical_scores,
+    text_candidates,
+    upcoming_events,
+)
 from .unit import Changes
 
 if TYPE_CHECKING:
@@ -111,6 +118,8 @@ class _Recall:
     follows: list[tuple[str, str]] = field(default_factory=list)
     #: Memories carried in with the message of a change (:mod:`lokulmem.retrieval.carry`).
     carried: frozenset[str] = frozenset()
+    #: Later words on the best result found by its own words (``newer_first_echo_search``).
+    later_words: int = 0
     links: Links = field(default_factory=dict)
     pushed: list[UpcomingMemory] = field(default_factory=list)
     episode: Episode | None = None
@@ -179,20 +188,66 @@ class _Recall:
             "ranking",
             ranked=len(self.ranked),
             newer_first=len(self.newer),
+            later_words=self.later_words,
             message_repeats=len(st.repeats(self.ranked)) if cfg.message_repeat_penalty > 0 else 0,
         )
 
     def _newer_first(self, ranked: list[st.Scored]) -> None:
         """The final order, newer first's moves and those that lend standing."""
         cfg = self.engine.config
+        ranked, later, added = self._with_later_words(ranked)
         self.ranked, self.newer = newer_first(
-            ranked, cfg, asks_now=self.parsed.asks_now, head=self.engine.pair_head, relevant=self.relevant
+            ranked,
+            cfg,
+            asks_now=self.parsed.asks_now,
+            head=self.engine.pair_head,
+            relevant=self.relevant,
+            later=later,
         )
-        follows = inheriting(self.ranked, self.newer, cfg, self.relevant)
+        if added:  # found for the echo alone: those that did not move are no candidates
+            self.ranked = [s for s in self.ranked if s.memory.id not in added or s.memory.id in self.newer]
+        follows = inheriting(self.ranked, self.newer, cfg, self.relevant, later)
         pairs = [*follows, *sel.replacements(self.ranked)] if self.parsed.asks_now else []
         self.ranked, carried = carry_message(self.ranked, pairs, cfg)
         self.follows = follows + carried
         self.carried = frozenset(n for _, n in carried)
+
+    def _with_later_words(
+        self, ranked: list[st.Scored]
+    ) -> tuple[list[st.Scored], frozenset[str], frozenset[str]]:
+        """``ranked`` with the later words on its best current result that it lacks
+        scored after it (``newer_first_echo_search``; for a question about now whose
+        best current result is relevant); the ids of all later words found, and of
+        those added."""
+        cfg, none = self.engine.config, frozenset[str]()
+        if not (cfg.newer_first_echo_search and cfg.newer_first_echo_similarity and self.parsed.asks_now):
+            return ranked, none, none
+        lender = next((s.memory for s in ranked[: cfg.newer_first_window] if not st.replaced(s.memory)), None)
+        if lender is None or lender.id not in self.relevant:
+            return ranked, none, none
+        have = {s.memory.id for s in ranked}
+        found = later_word_pool(self.engine, lender, self.query, self.pool)
+        later = frozenset(m.id for m in found.memories)
+        self.later_words = len(later)
+        extra = replace(found, memories=[m for m in found.memories if m.id not in have])
+        if not extra.memories:
+            return ranked, later, none
+        more = self._score(extra)
+        if self.own_proof is not None:
+            self.own_proof = {**self.own_proof, **(sel.evidence_of(more, extra, cfg) or {})}
+        added = frozenset(m.id for m in extra.memories)
+        return [*ranked, *sorted(more, key=lambda s: -s.breakdown.total)], later, added
+
+    def _score(self, pool: st.Pool) -> list[st.Scored]:
+        """``pool`` scored for this query (candidates that join after the first scoring)."""
+        return st.score(
+            pool,
+            query=self.query,
+            turn_vectors=self.turn_vectors,
+            topic=self.topic,
+            now_ms=self.now,
+            config=self.engine.config,
+        )
 
     def judge(self) -> None:
         """The evidence of relevance, and the knowledge-graph second pass."""
@@ -216,14 +271,7 @@ class _Recall:
         self.links = links
         if not links:
             return
-        more = st.score(
-            extra,
-            query=self.query,
-            turn_vectors=self.turn_vectors,
-            topic=self.topic,
-            now_ms=self.now,
-            config=cfg,
-        )
+        more = self._score(extra)
         if self.proof is not None:
             self.proof = {**self.proof, **(sel.evidence_of(more, extra, cfg) or {})}
         linked, self.proof = st.link([*self.ranked, *more], links, self.proof, cfg)

@@ -426,6 +426,14 @@ def tells_change(text: str) -> bool:
     return any(p.search(text) for p in (CHANGE_MARKERS, REPLACEMENT_MARKERS, STATE_CHANGES))
 
 
+def tells_replacement(text: str) -> bool:
+    """Whether ``text`` says that a value was replaced (``REPLACEMENT_MARKERS``) or
+    ended (``ENDED_MARKERS``), or tells a new value (``STATE_CHANGES``): a change
+    told without leaning on "now", "new" or "started" (:func:`tells_change` reads
+    those too), which real dialogue says of everything."""
+    return any(p.search(text) for p in (REPLACEMENT_MARKERS, ENDED_MARKERS, STATE_CHANGES))
+
+
 #: Short function words left out of contradiction key tokens.
 SHORT_STOPWORDS = frozenset(
     "the and for but not you are was one two can did get got its our out now own".split()

@@ -9,6 +9,13 @@ moves it just above, and :func:`echo_pairs` says which of those moves inherit
 the best result's standing for the relevance test.  The bars, the lenders and
 their reading are documented in :mod:`lokulmem.retrieval.newer` and
 docs/tuning.md entries 64, 66, 80, 83, 84 and 86.
+
+In a store of many memories on the topic, the later word is often no
+candidate of the question at all ("User let the PureGym membership lapse and
+joined the climbing wall instead." for "Which gym do I go to?").  Recall then
+searches the best current result's own words full-text
+(``newer_first_echo_search``) and offers :func:`later_words` of what it finds
+to the same tests (entry 89).
 """
 
 from __future__ import annotations
@@ -21,16 +28,31 @@ import numpy.typing as npt
 
 from ..config import Config
 from ..contradiction import topic_stems
-from ..extraction.lexicon import tells_change
+from ..extraction.lexicon import tells_change, tells_replacement
+from ..records import Memory
+from .stages import replaced
 
 if TYPE_CHECKING:
     from .stages import Scored
 
-__all__ = ["echo_bar", "echo_pairs", "echoes", "may_echo", "mutual", "nearest", "share_a_content_word"]
+__all__ = [
+    "echo_bar",
+    "echo_pairs",
+    "echoes",
+    "later_words",
+    "may_echo",
+    "mutual",
+    "nearest",
+    "share_a_content_word",
+]
 
 
 def echo_pairs(
-    ranked: Sequence[Scored], moved: Mapping[str, str], config: Config, relevant: Set[str]
+    ranked: Sequence[Scored],
+    moved: Mapping[str, str],
+    config: Config,
+    relevant: Set[str],
+    later: Set[str] = frozenset(),
 ) -> list[tuple[str, str]]:
     """(older id, newer id) of the moves that are echoes (:func:`echoes`) of a
     memory that stands among the first 2 × ``newer_first_echo_top`` places of the
@@ -64,7 +86,7 @@ def echo_pairs(
             and share_a_content_word(older, newer, config.user_label)
             and _among_top(ranked, moved, older, newer, places)
         )
-        if (o in top or sibling) and echoes(older, newer, cosine, relevant, config, ranked):
+        if (o in top or sibling) and echoes(older, newer, cosine, relevant, config, ranked, later):
             out.append((o, n))
     return out
 
@@ -103,13 +125,16 @@ def echoes(
     relevant: Set[str],
     config: Config,
     ranked: Sequence[Scored] = (),
+    later: Set[str] = frozenset(),
 ) -> bool:
     """Whether ``newer`` tells of the same thing as the relevant ``older`` (cosine at
     least ``newer_first_echo_similarity``) from a later conversation: the later
     word on it stands where the older stands, whatever its words.  Below the told
     bars (:func:`echo_bar`), from ``newer_first_echo_mutual_similarity``, a told
     change echoes only when the two are each other's nearest among ``ranked``
-    (:func:`mutual`)."""
+    (:func:`mutual`), or when recall found it by ``older``'s own words (its id is
+    in ``later``: :func:`later_words`, which shares a word with it and tells a
+    change; in a crowd of memories on the topic neither is the other's nearest)."""
     if config.newer_first_echo_similarity <= 0 or older.memory.id not in relevant:
         return False
     if older.memory.source_session and older.memory.source_session == newer.memory.source_session:
@@ -117,7 +142,9 @@ def echoes(
     if cosine >= echo_bar(older, newer, config):
         return True
     low = config.newer_first_echo_mutual_similarity
-    return 0 < low <= cosine and tells_change(newer.memory.content) and mutual(ranked, older, newer)
+    if not (0 < low <= cosine and tells_change(newer.memory.content)):
+        return False
+    return newer.memory.id in later or mutual(ranked, older, newer)
 
 
 def mutual(ranked: Sequence[Scored], older: Scored, newer: Scored) -> bool:
@@ -188,3 +215,26 @@ def share_a_content_word(older: Scored, newer: Scored, label: str) -> bool:
     """Whether the two memories' own words share a content word (crude stems, the
     user's label left out; their messages left out, unlike :func:`_share_a_word`)."""
     return not topic_stems(older.memory.content, label).isdisjoint(topic_stems(newer.memory.content, label))
+
+
+def later_words(lender: Memory, found: Sequence[Memory], label: str) -> list[Memory]:
+    """Those of ``found`` (full-text matches of ``lender``'s words) that may be a later
+    word on ``lender``: learned after it in another conversation, not replaced
+    themselves, their own words sharing a content word with it (crude stems, the
+    user's label left out) and saying that a value was replaced or ended, or
+    telling a new one (:func:`lokulmem.extraction.lexicon.tells_replacement`; not
+    "now", "new" or "started", which chat says of everything: read so, LoCoMo's
+    default path injected a less relevant memory first for some questions).
+    Whether one echoes is still :func:`echoes`' to say."""
+    mine = topic_stems(lender.content, label)
+    session = lender.source_session
+    return [
+        m
+        for m in found
+        if m.id != lender.id
+        and m.created_at > lender.created_at
+        and not (session and m.source_session == session)
+        and not replaced(m)
+        and tells_replacement(m.content)
+        and not mine.isdisjoint(topic_stems(m.content, label))
+    ]

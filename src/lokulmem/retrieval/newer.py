@@ -112,6 +112,7 @@ def newer_first(
     asks_now: bool = True,
     head: PairHead | None = None,
     relevant: Set[str] = frozenset(),
+    later: Set[str] = frozenset(),
 ) -> tuple[list[Scored], dict[str, str]]:
     """``ranked`` with each newer memory moved above the older ones it follows (module
     doc), and the moves: newer id → the id of the older memory it now stands above.
@@ -124,7 +125,10 @@ def newer_first(
     a message that is not a question about now (``asks_now`` False; see
     :func:`lokulmem.retrieval.parse.asks_now`) when ``newer_first_needs_now``.
     ``head``: the pair head that may vouch for a change without a marker (used only
-    when ``newer_first_pair_threshold`` is above 0)."""
+    when ``newer_first_pair_threshold`` is above 0).  ``later``: ids of memories
+    found as possible later words on the best result (:func:`.echo.later_words`):
+    read wherever they rank, and echoing from ``newer_first_echo_mutual_similarity``
+    without the nearest-neighbour test (:func:`.echo.echoes`)."""
     if config.newer_first_similarity <= 0 or (config.newer_first_needs_now and not asks_now):
         return list(ranked), {}
     window = config.newer_first_window
@@ -133,7 +137,10 @@ def newer_first(
     slots = config.newer_first_inherits and any(_lends(s, relevant, config) for s in ranked[:window])
     echo = config.newer_first_echo_similarity > 0 and bool(ranked) and ranked[0].memory.id in relevant
     reach = len(ranked) if slots else max(window, config.newer_first_echo_reach if echo else 0)
-    pairs = [(s, v) for s in ranked[:reach] if (v := s.memory.embedding) is not None]
+    read = (
+        [*ranked[:reach], *(s for s in ranked[reach:] if s.memory.id in later)] if later else ranked[:reach]
+    )
+    pairs = [(s, v) for s in read if (v := s.memory.embedding) is not None]
     if len(pairs) < 2:
         return list(ranked), {}
     shown = [s for s, _ in pairs]
@@ -170,7 +177,7 @@ def newer_first(
             older = shown[i]
             cosine = float(cosines[j, i])
             lends = i < max(config.newer_first_echo_top, tied)
-            echo = lends and echoes(older, newer, cosine, relevant, config, ranked)
+            echo = lends and echoes(older, newer, cosine, relevant, config, ranked, later)
             if echo and cosine < config.newer_first_echo_similarity:
                 # Told in other words: only the window's memory nearest to it lends.
                 echo = nearest(cosines[j], i, skip=j)
@@ -197,18 +204,22 @@ def newer_first(
 
 
 def inheriting(
-    ranked: Sequence[Scored], moved: Mapping[str, str], config: Config, relevant: Set[str] = frozenset()
+    ranked: Sequence[Scored],
+    moved: Mapping[str, str],
+    config: Config,
+    relevant: Set[str] = frozenset(),
+    later: Set[str] = frozenset(),
 ) -> list[tuple[str, str]]:
     """(older id, newer id) of the moves whose newer memory inherits the older's
     standing for the relevance test: with ``newer_first_inherits``, a newer memory
     whose own words tell a change, following a ``relevant`` older fact of a typed
-    attribute or a present state (:func:`_lends`)."""
+    attribute or a present state (:func:`_lends`).  ``later``: as in :func:`newer_first`."""
     if not config.newer_first_inherits or not moved:
         return []
     told = {s.memory.id for s in ranked if s.memory.id in moved and _says_change(s)}
     lenders = {s.memory.id for s in ranked if _lends(s, relevant, config)}
     out = [(o, n) for n, o in moved.items() if n in told and o in lenders]
-    return out + [p for p in echo_pairs(ranked, moved, config, relevant) if p not in out]
+    return out + [p for p in echo_pairs(ranked, moved, config, relevant, later) if p not in out]
 
 
 def _lends(older: Scored, relevant: Set[str], config: Config) -> bool:
