@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from lokulmem import AugmentResult, Config, LokulMem, ManualClock, MiniLMEmbedder, ValidationError
-from lokulmem.records import SCORE_PARTS
+from lokulmem.records import SCORE_PARTS, StageTrace
 from lokulmem.retrieval import BLOCK_END, BLOCK_START
 
 
@@ -410,6 +410,15 @@ def _changed_then_asked(
     return mem.augment(question, [], debug=True)
 
 
+def _injected_after(
+    mem: LokulMem, clock: ManualClock, fact: str, change: str, question: str
+) -> tuple[list[str], tuple[StageTrace, ...]]:
+    """What :func:`_changed_then_asked` injects, in order, and its debug stages."""
+    result = _changed_then_asked(mem, clock, fact, change, question)
+    assert result.debug is not None
+    return [i.memory.content for i in result.debug.injected], tuple(result.debug.stages)
+
+
 @pytest.mark.parametrize("inherits", [True, False])
 def test_a_newer_fact_that_tells_the_change_stands_where_the_older_stands(
     make_mem: Callable[..., LokulMem], clock: ManualClock, inherits: bool
@@ -508,9 +517,7 @@ def test_a_told_change_in_other_words_is_injected_first_when_nothing_else_is_nea
         mem = make_mem(newer_first_echo_mutual_similarity=mutual)
         fact = "I'm house hunting in the north of the city."
         change = "Finally got the keys to our place yesterday, we're in now."
-        result = _changed_then_asked(mem, clock, fact, change, "Am I still house hunting?")
-        assert result.debug is not None
-        got = [i.memory.content for i in result.debug.injected]
+        got, _ = _injected_after(mem, clock, fact, change, "Am I still house hunting?")
         assert got[-1] == "User is house hunting in the north of the city."
         assert (len(got) == 2 and "keys" in got[0]) if mutual else len(got) == 1
         mem.close()
@@ -529,11 +536,9 @@ def test_a_later_word_that_is_no_candidate_is_found_by_the_best_results_words(
         mem.learn("I'm saving up for a new bike.", session_id="x")
         fact = "My gym is the PureGym on the high street."
         change = "I let the PureGym membership lapse and joined the climbing wall instead."
-        result = _changed_then_asked(mem, clock, fact, change, "Which gym do I go to?")
-        assert result.debug is not None
-        got = [i.memory.content for i in result.debug.injected]
+        got, stages = _injected_after(mem, clock, fact, change, "Which gym do I go to?")
         assert got[-1] == "User's gym is the PureGym on the high street."
         assert (len(got) == 2 and "climbing wall" in got[0]) if search else len(got) == 1
-        ranking = {s.name: s for s in result.debug.stages}["ranking"]
+        ranking = {s.name: s for s in stages}["ranking"]
         assert ranking.counts["later_words"] == (1 if search else 0)
         mem.close()
