@@ -30,7 +30,7 @@ from ..config import Config
 from ..contradiction import topic_stems
 from ..extraction.lexicon import tells_change, tells_replacement
 from ..records import Memory
-from .stages import replaced
+from .stages import message_of, replaced
 
 if TYPE_CHECKING:
     from .stages import Scored
@@ -101,13 +101,10 @@ def _among_top(
     replace, which must not push it out of the lenders.  Echoes from other
     messages still count: read past them, LoCoMo's default path injected more
     for less (entry 64)."""
-    message = (newer.memory.source_session, newer.memory.source_context)
-    own = {
-        s.memory.id
-        for s in ranked
-        if moved.get(s.memory.id) == older.memory.id
-        and (s.memory.source_session, s.memory.source_context) == message
-    }
+    # ``newer`` itself and, when its message is known, the others of that message.
+    message = message_of(newer.memory)
+    siblings = [s.memory for s in ranked if message is not None and moved.get(s.memory.id) == older.memory.id]
+    own = {newer.memory.id} | {m.id for m in siblings if message_of(m) == message}
     kept = [s.memory.id for s in ranked if s.memory.id not in own]
     return older.memory.id in kept[:places]
 
