@@ -575,15 +575,15 @@ class Config:
     newer_first_echo_tie: float = nonneg(0.01)
     #: See ``newer_first_echo_similarity``: for a question about now, the best
     #: current result (if relevant) is searched full-text by its own words (those
-    #: found in at most this many memories), and up to this many matches are
-    #: read for a later memory, from another
-    #: conversation, that shares a content word with it and says a value was
-    #: replaced or ended (``extraction.lexicon.tells_replacement``: "User let the
-    #: PureGym membership lapse … instead" after "User's gym is the PureGym …"):
-    #: in a store of many memories on the topic the later word is often no
-    #: candidate of the question at all.  Those found face the echo's
-    #: tests like any other memory; those that do not move are dropped.  0: off;
-    #: :mod:`lokulmem.retrieval.echo`; no PRD figure, docs/tuning.md entry 89.
+    #: found in at most this many memories), and up to this many matches are read
+    #: for a later memory, from another conversation, that shares a content word
+    #: with it and says a value was replaced or ended
+    #: (``extraction.lexicon.tells_replacement``: "User let the PureGym membership
+    #: lapse … instead" after "User's gym is the PureGym …"): in a store of many
+    #: memories on the topic the later word is often no candidate of the question
+    #: at all.  Those found face the echo's tests like any other memory; those
+    #: that do not move are dropped.  0: off; :mod:`lokulmem.retrieval.echo`; no
+    #: PRD figure, docs/tuning.md entry 89.
     newer_first_echo_search: int = count(50)
     #: A newer memory that stands where an older fact stands (it inherits its
     #: standing, or replaced it) and says in that fact's words that its value

@@ -130,8 +130,9 @@ def echoes(
     bars (:func:`echo_bar`), from ``newer_first_echo_mutual_similarity``, a told
     change echoes only when the two are each other's nearest among ``ranked``
     (:func:`mutual`), or when recall found it by ``older``'s own words (its id is
-    in ``later``: :func:`later_words`, which shares a word with it and tells a
-    change; in a crowd of memories on the topic neither is the other's nearest)."""
+    in ``later``: :func:`later_words`, which shares a word with it and says a
+    value was replaced or ended; in a crowd of memories on the topic neither is
+    the other's nearest)."""
     if config.newer_first_echo_similarity <= 0 or older.memory.id not in relevant:
         return False
     if older.memory.source_session and older.memory.source_session == newer.memory.source_session:
