@@ -493,6 +493,12 @@ def message_item(
     return Scored(replace(s.memory, source_context=message), s.similarity, s.breakdown, s.match)
 
 
+def one_message(said: str, *memories: tuple[str, np.ndarray, str]) -> list[Scored]:
+    """The memories ``(id, vector, content)`` learned from the message ``said`` in a
+    later conversation (session "s2"), each with a low score of its own."""
+    return [message_item(mid, v, 0.10, said, session="s2", content=content) for mid, v, content in memories]
+
+
 def test_two_echoes_of_one_message_both_inherit_from_the_best_result() -> None:
     """ "I've gone off parkrun, I do a swim at the lido on Saturdays instead." stores
     two memories, both echoes of "Saturday mornings are parkrun for User.": both
@@ -500,12 +506,10 @@ def test_two_echoes_of_one_message_both_inherit_from_the_best_result() -> None:
     message is one change.  Echoes from other messages still count: two of them
     push it out of the lenders, as before (docs/tuning.md entry 64)."""
     old = session_item("old", vec(1, 0, 0, 0), 0.60, "s1", content="Saturday mornings are parkrun for User.")
-    said = "I've gone off parkrun, I do a swim at the lido on Saturdays instead."
-    swim = message_item(
-        "swim", vec(1, 0.6, 0, 0), 0.10, said, session="s2", content="User swims on Saturdays instead."
-    )
-    off = message_item(
-        "off", vec(1, 0, 0.5, 0), 0.10, said, session="s2", content="User went off parkrun now."
+    swim, off = one_message(
+        "I've gone off parkrun, I do a swim at the lido on Saturdays instead.",
+        ("swim", vec(1, 0.6, 0, 0), "User swims on Saturdays instead."),
+        ("off", vec(1, 0, 0.5, 0), "User went off parkrun now."),
     )
     ranked, moved = newer_first([old, swim, off], ECHO, relevant={"old"})
     assert ids(ranked) == ["swim", "off", "old"] and moved == {"swim": "old", "off": "old"}
@@ -527,12 +531,10 @@ def test_a_memory_of_the_message_that_names_no_word_of_the_best_result_does_not_
     second at cosine 0.49: a physiotherapist's clinic): only the first names a word
     of it, so only the first inherits its standing once both moved above it."""
     old = session_item("old", vec(1, 0, 0, 0), 0.60, "s1", content="User strained User's left calf on a run.")
-    said = "My calf is fully healed! Also I no longer work at the clinic, I opened my own practice."
-    healed = message_item(
-        "healed", vec(1, 0.4, 0, 0), 0.10, said, session="s2", content="User's calf is healed now."
-    )
-    clinic = message_item(
-        "clinic", vec(1, 0, 0.9, 0), 0.10, said, session="s2", content="User no longer works at the clinic."
+    healed, clinic = one_message(
+        "My calf is fully healed! Also I no longer work at the clinic, I opened my own practice.",
+        ("healed", vec(1, 0.4, 0, 0), "User's calf is healed now."),
+        ("clinic", vec(1, 0, 0.9, 0), "User no longer works at the clinic."),
     )
     ranked, moved = newer_first([old, healed, clinic], ECHO, relevant={"old"})
     assert ids(ranked) == ["healed", "clinic", "old"] and len(moved) == 2
