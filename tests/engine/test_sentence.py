@@ -256,6 +256,26 @@ def test_a_definite_reference_to_something_the_user_has_is_not_a_general_stateme
         assert plan.decisions[-1].outcome == outcome, sentence
 
 
+@pytest.mark.parametrize(
+    ("sentence", "outcome"),
+    [
+        ("The landlord put the rent up to 1,050.", "stored"),
+        ("The kids start at the new school on Monday.", "stored"),
+        ("The river is wide and slow.", "general-statement"),
+    ],
+)
+def test_a_landlord_or_the_kids_said_with_the_are_the_user_s(sentence: str, outcome: str) -> None:
+    """In chat "the landlord", "the rent" and "the kids" are the speaker's own: no
+    stored fact needs to name them first."""
+    alone = facts(source=Provenance(session_id="s", turn=3, now=NOW, message="m", reply=""), personal=False)
+    v = vec(1, 0.45, 0, 0)
+    plan = LearnPlan()
+    a = analyze_text(sentence, CFG)
+    plan.vectors.append(v)
+    plan_sentence(plan, a, v, {}, {}, alone, CFG)
+    assert plan.decisions[-1].outcome == outcome, sentence
+
+
 def test_news_of_a_person_the_user_has_told_about_is_not_a_general_statement() -> None:
     """No "I" in the message, and "Ola" opens it (the name rules take a name there
     only from their list), but a stored fact of the user's names her."""

@@ -95,6 +95,13 @@ def test_attributes_carry_entity_and_value() -> None:
         ("We bought our first home!", "user.tenure", "own"),
         ("My project at work is the billing system.", "user.project", "billing system"),
         ("I got moved onto the mobile app project.", "user.project", "mobile app"),
+        ("I'm working on the checkout redesign project.", "user.project", "checkout redesign"),
+        # A move said as one, a car bought, a team one was moved to, the way in.
+        ("We finally made the move down to Bristol last weekend.", "user.residence", "bristol"),
+        ("I bought a second-hand Toyota Yaris.", "user.car", "toyota yaris"),
+        ("We just got a new Kia.", "user.car", "kia"),
+        ("I got moved to the fraud team in the reorg.", "user.work_team", "fraud"),
+        ("I've been getting the tram in.", "user.commute", "tram"),
         ("We speak English at home now so the kids practise.", "user.home_language", "english"),
         # The present perfect holds now; the value is the place's name.
         ("I've lived in Denver my whole adult life.", "user.residence", "denver"),
@@ -305,6 +312,10 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I turned 35 pages today.",
         "I go to the gym three days a week.",
         "I moved to a new team.",
+        "We just got a new car seat.",
+        "I bought a toy car for my nephew.",
+        "We bought a new sofa.",
+        "I made the move to a bigger flat.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:

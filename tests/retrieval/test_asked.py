@@ -36,8 +36,9 @@ from lokulmem.retrieval.asked import asked_attributes, asked_types
         ("Where do I work these days?", {"user.employer", "user.job"}),
         ("Who do I live with?", {"user.household"}),
         ("Does my brother live alone?", {"brother.household"}),
-        ("How many hours do I work a week?", {"user.work_hours"}),
-        ("Do I work part-time?", {"user.work_hours"}),
+        # The hours and the shift pattern answer each other.
+        ("How many hours do I work a week?", {"user.work_hours", "user.shift", "user.work_days"}),
+        ("Do I work part-time?", {"user.work_hours", "user.shift", "user.work_days"}),
         ("Where do I work from?", {"user.work_mode"}),
         ("How long do I sleep?", {"user.sleep"}),
         ("How do I get to work?", {"user.commute"}),

@@ -65,3 +65,18 @@ def test_a_long_message_carries_nothing() -> None:
     wide = CFG.replace(newer_first_carry_limit=3)
     ranked, carried = carry_message([STOPPED, OLD, *rest], [("old", "stopped")], wide)
     assert ids(ranked) == ["stopped", "s0", "s1", "s2", "old"] and len(carried) == 3
+
+
+def test_a_thing_that_is_gone_ends_the_old_value_too() -> None:
+    """ "The Fiesta finally died so I bought a second-hand Toyota Yaris." stores two
+    memories; the one saying the car died names the old value and ends it
+    (``ENDED_MARKERS``), so the bought car comes with it."""
+    said = "The Fiesta finally died so I bought a second-hand Toyota Yaris."
+    old = item(
+        "old", "User drives an old Ford Fiesta.", 0.6, message="I drive an old Ford Fiesta.", session="s1"
+    )
+    died = item("died", "The Fiesta finally died.", 0.5, message=said)
+    bought = item("bought", "User bought a second-hand Toyota Yaris.", 0.1, message=said)
+    ranked, carried = carry_message([died, old, OTHER, bought], [("old", "died")], CFG)
+    assert ids(ranked) == ["died", "bought", "old", "other"]
+    assert carried == [("old", "bought")]

@@ -167,13 +167,7 @@ def text_candidates(engine: Engine, parsed: QueryAnalysis) -> TextCandidates:
     lexical, best = lexical_scores(engine, parsed.terms)
     span = parsed.time_range if cfg.time_range_bonus > 0 else None
     timed = engine.storage.created_between(span.start, span.end, cfg.time_range_pool) if span else []
-    asked: list[str] = []
-    past: list[str] = []
-    if cfg.asked_attribute_bonus > 0:
-        for attribute in sorted(parsed.asked_attributes):
-            asked += engine.storage.ids_by_attribute(attribute)
-            if cfg.history_candidates > 0:
-                past += engine.storage.ids_by_attribute(attribute, status="superseded")
+    asked, past = _asked_ids(engine, parsed.asked_attributes)
     return TextCandidates(
         lexical=lexical,
         lexical_best=best,
@@ -182,6 +176,27 @@ def text_candidates(engine: Engine, parsed: QueryAnalysis) -> TextCandidates:
         asked=asked,
         asked_history=past,
     )
+
+
+def _asked_ids(engine: Engine, attributes: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The active and the superseded facts of ``attributes`` (none when the asked
+    attribute has no bonus)."""
+    cfg = engine.config
+    asked: list[str] = []
+    past: list[str] = []
+    if cfg.asked_attribute_bonus > 0:
+        for attribute in sorted(attributes):
+            asked += engine.storage.ids_by_attribute(attribute)
+            if cfg.history_candidates > 0:
+                past += engine.storage.ids_by_attribute(attribute, status="superseded")
+    return asked, past
+
+
+def with_asked(engine: Engine, text: TextCandidates, attributes: Sequence[str]) -> TextCandidates:
+    """``text`` with the facts of ``attributes`` too (asked by routing, once the
+    query vector is known: :mod:`lokulmem._engine.routing`)."""
+    asked, past = _asked_ids(engine, attributes)
+    return dataclasses.replace(text, asked=[*text.asked, *asked], asked_history=[*text.asked_history, *past])
 
 
 def _nearest_asked(engine: Engine, query: Vector, asked: Sequence[str]) -> list[str]:
@@ -244,6 +259,7 @@ def candidate_pool(
         lexical_best=text.lexical_best,
         coverage=term_coverage(engine, parsed, ids) if evidence else None,
         asked=frozenset(parsed.asked_attributes),
+        routed=parsed.routed,
         asked_types=frozenset(parsed.asked_types) if evidence else frozenset(),
         time_range=span,
         time_only=span is not None and parsed.time_only,

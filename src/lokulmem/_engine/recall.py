@@ -44,6 +44,7 @@ from .pool import (
     text_candidates,
     upcoming_events,
 )
+from .routing import route_query
 from .unit import Changes
 
 if TYPE_CHECKING:
@@ -154,11 +155,14 @@ class _Recall:
         mode, why = engine.index.choose()
         self.clock.done("mode-selection", f"{mode} search over {self.searched} vectors: {why}")
         found, beside = text.result()
+        self.parsed, found = route_query(engine, self.args.text, self.parsed, self.query, found)
         self.pool, sources = candidate_pool(
             engine, self.query, self.parsed, found, evidence=self.args.evidence
         )
         where = "beside the embedding" if beside else "in this stage"
-        self.clock.done("candidates", f"lexical, time and pinned reads ran {where}", **sources)
+        routed = self.parsed.routed and ", ".join(self.parsed.asked_attributes)
+        routing = f"; asked by the nearest example question: {routed}" if routed else ""
+        self.clock.done("candidates", f"lexical, time and pinned reads ran {where}{routing}", **sources)
         self.topic = st.topic_of(*engine.topic_clusters(), self.query)
         scored = st.score(
             self.pool,

@@ -44,6 +44,15 @@ _NEW_OWN = re.compile(
 )
 
 
+#: "The landlord put the rent up.", "The kids start school on Monday.": in chat, these
+#: said with "the" are the speaker's own (one landlord, one rent, one set of kids).
+_THE_OWN = re.compile(
+    r"^\W*the\s+(?:landlord|landlady|rent|mortgage|kids|baby|boss|commute|flatmates?|housemates?|"
+    r"neighbours?|neighbors?)\b",
+    re.IGNORECASE,
+)
+
+
 def answers_a_question(reply_context: str, sentence: str) -> bool:
     """Whether ``sentence`` answers a question the user was just asked: the message
     they replied to asks one ("Lovely! What do they eat?") that shares a content
@@ -63,6 +72,7 @@ def _tied_to_the_user(a: Analysis) -> bool:
         or f.possession
         or "relational" in a.rule_types
         or bool(_NEW_OWN.match(a.sentence))
+        or bool(_THE_OWN.match(a.sentence))
     )
 
 

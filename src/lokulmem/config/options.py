@@ -276,6 +276,21 @@ class Config:
     #: The active facts of the asked attribute that join the candidate pool at
     #: most (nearest the query first), whether or not the vector search found them.
     asked_attribute_pool: int = posint(10)
+    #: A question about the user that no cue reads ("Who's my boss these days?")
+    #: asks for the attributes of its nearest example question
+    #: (lokulmem.retrieval.routing; docs/tuning.md entry 90).
+    asked_routing: bool = True
+    #: The cosine with the nearest example question at which routing takes its
+    #: attributes.
+    asked_route_similarity: float = unit(0.65)
+    #: ... and by which that example must beat the nearest example of every
+    #: unrelated attribute.
+    asked_route_margin: float = unit(0.03)
+    #: Added to R of a fact that sets an attribute routing named (in place of
+    #: ``asked_attribute_bonus``): less sure than a cue, it makes the fact relevant
+    #: (``relevance_attribute_weight``) without ranking it above newer words on
+    #: the same thing.
+    asked_route_bonus: float = nonneg(0.5)
     #: Added to R, and to the evidence of relevance, of a memory learned in the
     #: time the query names ("last May", "three weeks ago"; 0: no time stage).
     time_range_bonus: float = nonneg(0.15)

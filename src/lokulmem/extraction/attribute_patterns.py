@@ -103,6 +103,12 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         + VALUE
         + END,
     ),
+    # "We finally made the move down to Bristol." (a move, said as one).
+    (
+        "residence",
+        r"\b(?P<i>i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:made|make)\s+the\s+(?:big\s+)?move\s+"
+        r"(?:(?:down|up|back|out|across|over)\s+)?to\s+(?!(?:a|an|new|my|our|the)\b)" + VALUE + END,
+    ),
     ("residence", r"\bmy\s+(?:home|house|apartment|flat)\s+is\s+in\s+(?P<v>[a-z0-9 .'\-]{1,60}?)" + END),
     # Home told by the place ("Home for me is a flat in Porto.", "Phoenix is home now."),
     # by the lease ("Just signed the lease on a place in Cardiff."), by the rent ("I
@@ -268,7 +274,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         "commute",
         r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)" + ADV + r"\s+(?:(?:taking|riding|catching|getting)\s+"
         r"(?:the\s+|a\s+)?(?P<v>bus|train|subway|metro|tram|ferry|bike)|(?P<v2>cycling|biking|walking|"
-        r"driving|running))\s+(?:in\s+)?to\s+(?:work|the office|school)\b",
+        r"driving|running))\s+(?:(?:in\s+)?to\s+(?:work|the office|school)\b|in(?=\s*(?:[,.;!?]|$)))",
     ),
     # ... or as a habit, with no destination: "Now I take the tram.", "I take the bus
     # these days." (a clause that ends there: "I take the train to see my mum" is a trip).

@@ -39,6 +39,13 @@ DAILY_PATTERNS: tuple[tuple[str, str], ...] = (
         r"joined))\s+(?:across\s+|over\s+)?(?:to|onto|into)?\s*the\s+(?P<v>[a-z0-9][a-z0-9&'\-]*(?:\s+[a-z0-9&'\-]+)?)"
         r"\s+team\b",
     ),
+    # "I got moved to the fraud team in the reorg." (the move said in the passive).
+    (
+        "work_team",
+        r"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:got|been|was)\s+(?:moved|put|transferred|switched)\s+"
+        r"(?:across\s+|over\s+)?(?:to|onto|into)\s+the\s+(?P<v>[a-z0-9][a-z0-9&'\-]*(?:\s+[a-z0-9&'\-]+)?)"
+        r"\s+team\b",
+    ),
     # The book the user is reading: "I'm reading The Name of the Wind.", "now I'm onto
     # Piranesi." (a title: "I'm onto something" names none).
     (

@@ -118,6 +118,15 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi\s+(?:sold|traded in|got rid of)\s+[^,.;!?]{1,40}?\s+and\s+(?:bought|got)\s+"
         r"(?:an?\s+|the\s+|my\s+)?(?:new\s+)?" + VALUE + END,
     ),
+    # "We bought a second-hand Toyota Yaris.", "I just got a new Kia." (a car by its
+    # make or the word, not a thing for one: "bought a car seat").
+    (
+        "car_bought",
+        r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:bought|got|leased|picked\s+up)\s+"
+        r"(?:an?\s+|ourselves\s+an?\s+|myself\s+an?\s+)(?:(?:new|used|second-hand|secondhand|brand\s+new)\s+)?"
+        + VALUE
+        + END,
+    ),
     ("prefers", SUBJECT + ADV + r"\s+(?:prefer|prefers)\s+" + VALUE + END),
     (
         "favorite",
@@ -381,6 +390,12 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         "project",
         r"\bmy\s+(?:current\s+|main\s+)?project\s+(?:at\s+work\s+)?is\s+(?:now\s+)?(?:the\s+)?"
         r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)" + END,
+    ),
+    # "I'm working on the checkout redesign project." (a project named as one).
+    (
+        "project",
+        r"\bi(?:'m|\s+am)\s+(?:now\s+|still\s+|currently\s+)?(?:working\s+on|leading|running|on)\s+the\s+"
+        r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,40}?)\s+project\b",
     ),
     (
         "project",

@@ -202,6 +202,15 @@ def _car_swap(attribute: str, groups: Groups, value: str) -> tuple[str, str] | N
     return (attribute, value) if words & CAR_WORDS else None  # "bought a Steam Deck" is no car
 
 
+#: What is bought for a car, or is a toy one, not a car ("a car seat", "a toy car").
+_NOT_A_CAR_BOUGHT = re.compile(r"\btoy\b|\bcar\s+(?:seat|charger|wash|mat|cover|park|radio|phone)")
+
+
+def _car_bought(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
+    # "bought a second-hand Toyota Yaris": a car by its make or the word, nothing for one.
+    return None if _NOT_A_CAR_BOUGHT.search(value) else _car_swap(attribute, groups, value)
+
+
 def _retired(attribute: str, groups: Groups, value: str) -> tuple[str, str] | None:
     return attribute, f"retired {value}"  # the job one had, and that it ended
 
@@ -360,6 +369,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "work_days": {"finish": _days},
     "provider": {"proper": True, "tail": _PROVIDER_TAIL, "finish": _provider},
     "car_swap": {"attribute": "car", "finish": _car_swap},
+    "car_bought": {"attribute": "car", "finish": _car_bought},
     "code_language": {"proper": True, "tail": _TIME_TAIL},
     "home_language": {"proper": True},
     "shift": {"finish": _shift},

@@ -406,14 +406,17 @@ STATE_CHANGES = re.compile(
 
 
 #: Words that say a state ended, without a new value ("User has stopped teaching
-#: piano.", "User has gone off parkrun.", "Saving days are over."): a memory saying
+#: piano.", "User has gone off parkrun.", "Saving days are over.", "The Fiesta
+#: finally died."): a memory saying
 #: one in the old fact's words leaves the new value, if the message gave one, to
 #: its other memories (lokulmem.retrieval.carry; docs/tuning.md entry 86).  Not
 #: "now", "switched" or "new": a memory saying those holds the new value itself.
 ENDED_MARKERS = re.compile(
     r"\b(?:no longer|anymore|any more|no more|stopped|quit|gave up|given up|"
     r"(?:gone|went) off|cancell?ed|dropped|ended|broke up|split up|moved out|done with|"
-    r"(?:is|are) (?:all |finally )?over)\b",
+    r"(?:is|are) (?:all |finally )?over|"
+    # A thing that is gone: "The Fiesta finally died.", "My bike was nicked."
+    r"died|passed away|broke down|(?:was|got|been) (?:stolen|nicked|written off|totall?ed))\b",
     re.IGNORECASE,
 )
 

@@ -41,6 +41,9 @@ class QueryAnalysis:
     intent: Intent
     #: Typed attributes asked for ("user.residence" for "Where do I live?").
     asked_attributes: tuple[str, ...] = ()
+    #: True when ``asked_attributes`` are those of the nearest example question
+    #: (lokulmem.retrieval.routing), not read by a cue.
+    routed: bool = False
     #: Memory types asked about as a whole ("relational" for "Tell me about my family").
     asked_types: tuple[str, ...] = ()
     #: The time the message asks about ("last May"), if any.

@@ -69,7 +69,9 @@ ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ),
     ),
     (
-        ("work_hours",),
+        # The hours and the shift pattern answer each other ("What are my working
+        # hours?" and "User is on day shifts now.").
+        ("work_hours", "shift", "work_days"),
         (
             rf"\bhow\s+(?:many|much)\s+(?:hours\s+)?(?:do|does)\s+{_SUBJ}\s+work\b",
             rf"\b(?:do|does)\s+{_SUBJ}\s+work\s+(?:full|part)[- ]time\b",

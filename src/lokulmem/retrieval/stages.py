@@ -86,6 +86,13 @@ class Pool:
     asked: frozenset[str] = frozenset()
     #: The memory types the query asks about as a whole (:func:`.asked.asked_types`).
     asked_types: frozenset[str] = frozenset()
+    #: Whether routing named ``asked`` (:mod:`.routing`), not a cue.
+    routed: bool = False
+
+    def attribute_bonus(self, config: Config) -> float:
+        """Added to R of a fact that sets an asked attribute: ``asked_attribute_bonus``,
+        or ``asked_route_bonus`` when routing named the attributes."""
+        return config.asked_route_bonus if self.routed else config.asked_attribute_bonus
 
     def sets_asked(self, memory: Memory) -> bool:
         """Whether ``memory`` sets an attribute the query asks for (not only a type)."""
@@ -211,7 +218,7 @@ def score(
             cluster_bonus=bonus,
             lexical=pool.lexical.get(m.id, 0.0),
             time_bonus=config.time_range_bonus if pool.in_time(m) else 0.0,
-            attribute_bonus=config.asked_attribute_bonus if pool.sets_asked(m) else 0.0,
+            attribute_bonus=pool.attribute_bonus(config) if pool.sets_asked(m) else 0.0,
         )
         out.append(Scored(m, pool.similarities[m.id], b, max(0.0, min(1.0, sim))))
     out.sort(key=lambda s: -s.breakdown.total)
