@@ -135,6 +135,7 @@ def test_stats_timeline_and_a_refused_import(
 ) -> None:
     page.goto(panel.url)
     page.click("text=Stats")
+    page.locator("svg.chart").nth(2).wait_for()  # the page draws its charts after it fetches the stats
     assert page.locator("svg.chart").count() == 3
     assert "Search: exact over 5 vectors" in page.locator("#search-index").inner_text()
     page.screenshot(path=str(artifacts / "stats.png"), full_page=True)

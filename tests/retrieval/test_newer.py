@@ -255,6 +255,28 @@ def test_an_inheritance_needs_only_the_lower_similarity() -> None:
     assert ids(newer_first([old, new], strict, relevant={"old"})[0]) == ["old", "new"]
 
 
+def test_after_a_fact_of_the_asked_slot_an_untyped_change_needs_only_the_asked_bar() -> None:
+    """The cue (or route) lifted "User is pescatarian." by its slot; "User started
+    eating chicken again." sets no slot and reads less alike (cosine 0.45 here):
+    it inherits from ``newer_first_asked_inherit_similarity``, not the usual bar."""
+    cfg = CFG.replace(newer_first_inherits=True, newer_first_inherit_similarity=0.5)
+    old = item(
+        "old",
+        vec(1, 0, 0, 0),
+        0.60,
+        content="User is pescatarian.",
+        attribute="user.diet",
+        value="pescatarian",
+    )
+    new = item("new", vec(0.5, 1, 0, 0), 0.10, day=20, content="User started eating chicken again.")
+    lifted = replace(old, breakdown=replace(old.breakdown, attribute=0.5))
+    for older, bar, moves in [(lifted, 0.4, True), (lifted, 0.5, False), (old, 0.4, False)]:
+        ranked, _ = newer_first(
+            [older, new], cfg.replace(newer_first_asked_inherit_similarity=bar), relevant={"old"}
+        )
+        assert (ids(ranked) == ["new", "old"]) is moves, (bar, older.breakdown.attribute)
+
+
 def test_a_change_of_value_told_without_a_marker_word_inherits() -> None:
     cfg = CFG.replace(newer_first_inherits=True)
     old = item("old", vec(1, 0.2, 0, 0), 0.60, content="User drinks a lot of tea.")

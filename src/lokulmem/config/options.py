@@ -543,6 +543,12 @@ class Config:
     #: 2.40 memories instead of 1.54, for no recall).  Two facts of one typed
     #: slot need none (docs/tuning.md entry 61).
     newer_first_inherit_similarity: float = unit(0.5)
+    #: The lower bar for an inheritance from an older fact that sets the attribute
+    #: the question asks for, by a newer memory that sets none: the cue or the
+    #: route lifted the old fact by its slot, and the change, told in words the
+    #: rules do not type ("User started eating chicken again." after "User is
+    #: pescatarian."), reads less alike still (docs/tuning.md entry 91).
+    newer_first_asked_inherit_similarity: float = unit(0.4)
     #: The older memory of any other move must state a typed attribute or
     #: something a change replaces (``retrieval.states.replaceable``: a present
     #: state, what the user is or has, the user's opinion of something), not a
@@ -917,6 +923,7 @@ class Config:
             restated_reinforce_similarity=0.0,
             restated_topic_share=0.0,
             asked_attribute_bonus=0.0,
+            asked_routing=False,
             rewrite_plural_first_person=False,
         )
         return from_options(base, changes)

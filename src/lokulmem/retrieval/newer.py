@@ -249,16 +249,21 @@ def _follows(
     learned later, the older not pinned and (``margin``) not far above it.  A move
     without the margin is an inheritance (the newer tells a change of the older's
     slot or state), where a new value makes the pair less alike: it needs only
-    ``newer_first_inherit_similarity``, unless both state typed attributes of
-    different kinds ("User is no longer at Acme Corp." does not follow "User
-    lives in Berlin.": :func:`_other_kind`).  An ``echo`` (:func:`.echo.echoes`) has
-    passed its own bar (:func:`.echo.echo_bar`), which stands in for both."""
+    ``newer_first_inherit_similarity`` (``newer_first_asked_inherit_similarity``
+    after a fact of the slot the question asks for, by a memory of no slot),
+    unless both state typed attributes of different kinds ("User is no longer at
+    Acme Corp." does not follow "User lives in Berlin.": :func:`_other_kind`).  An
+    ``echo`` (:func:`.echo.echoes`) has passed its own bar (:func:`.echo.echo_bar`),
+    which stands in for both."""
     gap_ms = config.newer_first_min_hours * MS_PER_HOUR
     alike = config.newer_first_similarity if margin else config.newer_first_inherit_similarity
     if echo:
         alike = min(alike, cosine)  # the echo passed its own bar (echo_bar or mutual)
     if cosine < config.newer_first_similarity and _other_kind(older, newer):
         return False
+    if not margin and older.breakdown.attribute > 0 and newer.breakdown.attribute == 0:
+        # The older fact sets the slot asked about; the newer, a change no rule typed.
+        alike = min(alike, config.newer_first_asked_inherit_similarity)
     if not margin and _same_kind(older, newer):
         alike = 0.0  # the attribute rules read one slot in both: no cosine needed
     return (
