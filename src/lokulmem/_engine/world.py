@@ -35,20 +35,15 @@ _DEFINITE_ONE = re.compile(r"\bthe\s+([a-z][a-z'-]{6,})\b", re.IGNORECASE)
 #: Before a thing a stored fact says the user has: "User's (old) bike", "have two chickens".
 _OWNED = r"(?:'s|\bhas|\bhave|\bowns?|\bgot) "
 
-#: "The new job pays 37 grand.": in chat, a new job, home or boss said with "the" is
-#: the speaker's (not a product's: "The new iPhone has a better camera" is news).
-_NEW_OWN = re.compile(
-    r"^\W*the\s+new\s+(?:job|role|position|flat|house|place|home|apartment|car|boss|manager|team|"
-    r"school|office|gym|doctor|dentist|landlord|neighbours?|flatmates?|housemates?|bike|puppy|kitten)\b",
-    re.IGNORECASE,
-)
-
-
-#: "The landlord put the rent up.", "The kids start school on Monday.": in chat, these
-#: said with "the" are the speaker's own (one landlord, one rent, one set of kids).
-_THE_OWN = re.compile(
-    r"^\W*the\s+(?:landlord|landlady|rent|mortgage|kids|baby|boss|commute|flatmates?|housemates?|"
-    r"neighbours?|neighbors?)\b",
+#: A thing of the user's said with "the": in chat, a new job, home or boss ("The new
+#: job pays 37 grand."; not a product's: "The new iPhone has a better camera" is
+#: news), and the landlord, the rent or the kids with or without "new" ("The landlord
+#: put the rent up.": one landlord, one rent, one set of kids) are the speaker's own.
+_OWN_THING = re.compile(
+    r"^\W*the\s+(?:new\s+(?:job|role|position|flat|house|place|home|apartment|car|boss|manager|team|"
+    r"school|office|gym|doctor|dentist|landlord|neighbours?|flatmates?|housemates?|bike|puppy|kitten)|"
+    r"(?:landlord|landlady|rent|mortgage|kids|baby|boss|commute|flatmates?|housemates?|"
+    r"neighbours?|neighbors?))\b",
     re.IGNORECASE,
 )
 
@@ -71,8 +66,7 @@ def _tied_to_the_user(a: Analysis) -> bool:
         or bool(f.person_names)
         or f.possession
         or "relational" in a.rule_types
-        or bool(_NEW_OWN.match(a.sentence))
-        or bool(_THE_OWN.match(a.sentence))
+        or bool(_OWN_THING.match(a.sentence))
     )
 
 

@@ -222,13 +222,16 @@ def named_relations(text: str) -> frozenset[str]:
     return frozenset(w for w in words | singular if w in RELATIONS)
 
 
+@functools.cache
+def _route_words(route: int) -> frozenset[str]:
+    """The words of a route's example questions (read once per route)."""
+    return frozenset(w for q in ROUTES[route][1] for w in _WORD.findall(q.lower()))
+
+
 def _allowed(route: int, named: frozenset[str]) -> bool:
     """A question that names a relation of the user's ("my manager") is routed only
     to a route whose examples name it too (the manager's, not the user's job)."""
-    if not named:
-        return True
-    words = {w for q in ROUTES[route][1] for w in _WORD.findall(q.lower())}
-    return not named.isdisjoint(words)
+    return not named or not named.isdisjoint(_route_words(route))
 
 
 @functools.cache
