@@ -287,9 +287,9 @@ class Config:
     #: unrelated attribute.
     asked_route_margin: float = unit(0.03)
     #: Added to R of a fact that sets an attribute routing named (in place of
-    #: ``asked_attribute_bonus``): less sure than a cue, it makes the fact relevant
-    #: (``relevance_attribute_weight``) without ranking it above newer words on
-    #: the same thing.
+    #: ``asked_attribute_bonus``; the fact also counts as relevant by
+    #: ``relevance_attribute_weight``).  As much as a cue's: at 0 a crowd's remarks
+    #: outrank the fact (docs/tuning.md entry 90).
     asked_route_bonus: float = nonneg(0.5)
     #: Added to R, and to the evidence of relevance, of a memory learned in the
     #: time the query names ("last May", "three weeks ago"; 0: no time stage).
