@@ -102,6 +102,39 @@ COMMANDS: dict[str, list[str]] = {
         "eval/data/knowledge_update_twelfth.jsonl",
         "--crowd",
     ],
+    "knowledge_update_thirteenth": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_thirteenth.jsonl",
+    ],
+    "knowledge_update_thirteenth_crowd": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_thirteenth.jsonl",
+        "--crowd",
+    ],
+    "knowledge_update_fourteenth": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_fourteenth.jsonl",
+    ],
+    "knowledge_update_fourteenth_crowd": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_fourteenth.jsonl",
+        "--crowd",
+    ],
+    "knowledge_update_fifteenth": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_fifteenth.jsonl",
+    ],
+    "knowledge_update_fifteenth_crowd": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_fifteenth.jsonl",
+        "--crowd",
+    ],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
     # Needs the bench-only packages (pip install chromadb mem0ai) in this interpreter.
     "side_by_side": ["bench/side_by_side.py", "--n", "10000", "--runs", "50"],

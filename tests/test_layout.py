@@ -22,6 +22,7 @@ COVERED_BY = {
     "_engine/compacting.py": "test_compaction.py",
     "_engine/engine.py": "test_client.py",
     "_engine/episodic.py": "test_episodes.py",
+    "_engine/examples.py": "retrieval/test_topics.py",
     "_engine/indexing.py": "test_routed.py",
     "_engine/learning.py": "test_client.py",
     "_engine/pool.py": "test_retrieval.py",

@@ -219,6 +219,18 @@ def test_attributes_carry_entity_and_value() -> None:
         # Days a week: a slot of its own beside part-time ("four" and "4" agree).
         ("I work four days a week.", "user.work_days", "4 days a week"),
         ("I'm back to 5 days a week since the promotion.", "user.work_days", "5 days a week"),
+        # A stand-in or a qualified manager, a policy from the top, a language one
+        # writes all day, a phone upgraded to, a shared house, a team taken up, a
+        # home's monthly cost.
+        ("Rosa is covering as my manager while Tom is away.", "user.relation:manager", "rosa"),
+        ("My line manager is Priya.", "user.relation:manager", "priya"),
+        ("Our new CEO wants everyone in the office four days a week.", "user.work_mode", "in the office"),
+        ("I write Elixir all day at the new place.", "user.code_language", "elixir"),
+        ("I finally upgraded to a Pixel 8.", "user.platform:phone", "android"),
+        ("We moved into a flat share in Hackney.", "user.household", "flat share"),
+        ("I've started supporting Celtic.", "user.team", "celtic"),
+        ("The new flat is £900 a month.", "user.rent", "£900"),
+        ("The room is 600 a month.", "user.rent", "600"),
     ],
 )
 def test_more_single_valued_slots(sentence: str, key: str, value: str) -> None:
@@ -316,6 +328,10 @@ def test_a_change_told_with_its_verb_sets_the_slot(sentence: str, key: str, valu
         "I bought a toy car for my nephew.",
         "We bought a new sofa.",
         "I made the move to a bigger flat.",
+        "I write poetry every day.",
+        "I've started following a vegan diet.",
+        "The house was 300,000.",
+        "My boss wants us back in the office.",
     ],
 )
 def test_sentences_that_set_no_slot(sentence: str) -> None:

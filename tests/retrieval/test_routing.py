@@ -44,18 +44,34 @@ def test_below_the_similarity_or_the_margin_nothing_is_routed() -> None:
     routes = [_route_of("employer"), _route_of("diet"), _route_of("job")]
     far = _unit(0.5, 0.4, 0.77)
     assert routed_attributes(far, _TOY, routes, similarity=0.9, margin=0.0) == ()
-    # Between two unrelated routes, a near tie says nothing ...
-    tie = _unit(1, 1.05, 0)
-    assert routed_attributes(tie, _TOY, routes, similarity=0.5, margin=0.03) == ()
-    # ... but a route sharing an attribute with the best is no rival.
-    assert routed_attributes(_unit(1, 0, 0.1), _TOY, routes, similarity=0.5, margin=0.03)
+    # A route sharing an attribute with the best is no rival.
+    assert routed_attributes(_unit(1, 0, 0.1), _TOY, routes, similarity=0.5, margin=0.03) == (
+        "user.employer",
+        "user.job",
+    )
 
 
-def test_a_relation_named_is_routed_only_to_its_own_route() -> None:
-    routes = [_route_of("relation:manager"), _route_of("diet"), _route_of("job")]
-    q = _unit(1, 0, 0)
-    assert routed_attributes(q, _TOY, routes, similarity=0.5, margin=0.0, named=frozenset({"manager"}))
-    assert routed_attributes(q, _TOY, routes, similarity=0.5, margin=0.0, named=frozenset({"sister"})) == ()
+def test_a_near_tie_asks_for_both_routes_and_a_three_way_tie_for_none() -> None:
+    three = np.stack([_unit(1, 0, 0), _unit(0, 1, 0), _unit(0, 0, 1)])
+    routes = [_route_of("employer"), _route_of("diet"), _route_of("religion")]
+    tie = _unit(1, 1.02, 0)
+    got = routed_attributes(tie, three, routes, similarity=0.5, margin=0.03)
+    assert got == ("user.diet", "user.employer", "user.job")
+    # Outside the margin the best route is alone.
+    assert routed_attributes(tie, three, routes, similarity=0.5, margin=0.01) == ("user.diet",)
+    assert routed_attributes(_unit(1, 1, 1.02), three, routes, similarity=0.5, margin=0.03) == ()
+    # A named relation's question takes a tie only when both routes name it.
+    manager = [_route_of("relation:manager"), _route_of("diet"), _route_of("religion")]
+    near_manager = _unit(1.02, 1, 0)
+    assert routed_attributes(
+        near_manager, three, manager, similarity=0.5, margin=0.01, named=frozenset({"manager"})
+    )
+    assert (
+        routed_attributes(
+            near_manager, three, manager, similarity=0.5, margin=0.03, named=frozenset({"manager"})
+        )
+        == ()
+    )
 
 
 @pytest.mark.parametrize(

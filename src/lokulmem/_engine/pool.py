@@ -20,6 +20,7 @@ from ..retrieval import relevance as rel
 from ..retrieval import stages as st
 from ..retrieval.echo import later_words
 from .candidates import nearest_among
+from .topics import topic_hints
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -260,6 +261,7 @@ def candidate_pool(
         coverage=term_coverage(engine, parsed, ids) if evidence else None,
         asked=frozenset(parsed.asked_attributes),
         routed=parsed.routed,
+        hinted=topic_hints(engine, memories, parsed.asked_attributes),
         asked_types=frozenset(parsed.asked_types) if evidence else frozenset(),
         time_range=span,
         time_only=span is not None and parsed.time_only,

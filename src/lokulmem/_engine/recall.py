@@ -45,6 +45,7 @@ from .pool import (
     upcoming_events,
 )
 from .routing import route_query
+from .topics import asked_note
 from .unit import Changes
 
 if TYPE_CHECKING:
@@ -160,8 +161,7 @@ class _Recall:
             engine, self.query, self.parsed, found, evidence=self.args.evidence
         )
         where = "beside the embedding" if beside else "in this stage"
-        routed = self.parsed.routed and ", ".join(self.parsed.asked_attributes)
-        routing = f"; asked by the nearest example question: {routed}" if routed else ""
+        routing = asked_note(self.parsed, self.pool)
         self.clock.done("candidates", f"lexical, time and pinned reads ran {where}{routing}", **sources)
         self.topic = st.topic_of(*engine.topic_clusters(), self.query)
         scored = st.score(

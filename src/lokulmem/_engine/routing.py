@@ -4,9 +4,6 @@ embedder and shared by every store that uses it."""
 
 from __future__ import annotations
 
-import contextlib
-import threading
-import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -14,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..retrieval.routing import about_user, example_questions, named_relations, routed_attributes
+from .examples import example_vectors_of
 from .pool import TextCandidates, with_asked
 
 if TYPE_CHECKING:
@@ -23,37 +21,12 @@ if TYPE_CHECKING:
 
 __all__ = ["example_vectors", "route_query"]
 
-_VECTORS: weakref.WeakKeyDictionary[object, npt.NDArray[np.float32]] = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
-
-
-def _base(embedder: Embedder) -> Embedder:
-    """The model behind any caching wrappers (their ``inner``): the examples are
-    embedded once per model and kept out of a store's LRU cache."""
-    inner = getattr(embedder, "inner", None)
-    while inner is not None:
-        embedder, inner = inner, getattr(inner, "inner", None)
-    return embedder
-
 
 def example_vectors(embedder: Embedder) -> npt.NDArray[np.float32]:
     """The example questions' unit vectors (one row each, in
     :func:`~lokulmem.retrieval.routing.example_questions` order), embedded on first
     use (about 0.2 s with the default model) and cached while the model lives."""
-    base = _base(embedder)
-    with _LOCK:
-        try:
-            cached = _VECTORS.get(base)
-        except TypeError:  # an embedder that cannot be weakly referenced: not cached
-            cached = None
-        if cached is not None:
-            return cached
-        texts, _ = example_questions()
-        vectors = np.array(base.embed(list(texts)), dtype=np.float32)
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-        with contextlib.suppress(TypeError):  # not weakly referable: embedded per call
-            _VECTORS[base] = vectors
-        return vectors
+    return example_vectors_of(embedder, "questions", lambda: example_questions()[0])
 
 
 def route_query(

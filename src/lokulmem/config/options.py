@@ -265,8 +265,10 @@ class Config:
     #: terms found in the memory or its source message) in the evidence.
     relevance_coverage_weight: float = nonneg(0.3)
     #: Evidence added to a fact that sets the attribute the query asks about
-    #: ("Where do I live?" → ``user.residence``).
-    relevance_attribute_weight: float = nonneg(0.3)
+    #: ("Where do I live?" → ``user.residence``).  As much as the threshold: the
+    #: fact that answers the question is relevant however it is worded
+    #: (docs/tuning.md entry 92).
+    relevance_attribute_weight: float = nonneg(0.4)
     #: Added to R of a fact that sets the attribute the query asks about ("Where
     #: do I live?" and "User is in Vancouver now."), whose words and vector may be
     #: far from the question: in a store of many remarks that share its words
@@ -283,9 +285,18 @@ class Config:
     #: The cosine with the nearest example question at which routing takes its
     #: attributes.
     asked_route_similarity: float = unit(0.65)
-    #: ... and by which that example must beat the nearest example of every
-    #: unrelated attribute.
+    #: An unrelated route whose nearest example comes within this of the best's
+    #: is as likely: one such, and the question asks for both routes'
+    #: attributes; two or more, and it asks for none (docs/tuning.md entry 92).
     asked_route_margin: float = unit(0.03)
+    #: A candidate with no attribute speaks of the attribute a question asks for
+    #: when its content vector is this near that attribute's nearest example
+    #: statement (lokulmem.retrieval.topics; 0: no topic hints; docs/tuning.md
+    #: entry 93).  It then counts as setting the attribute for the bonus and the
+    #: evidence, and a newer one stands above an older fact of the slot.
+    asked_topic_similarity: float = unit(0.6)
+    #: As ``asked_route_margin``, for a memory's nearest example statements.
+    asked_topic_margin: float = unit(0.03)
     #: Added to R of a fact that sets an attribute routing named (in place of
     #: ``asked_attribute_bonus``; the fact also counts as relevant by
     #: ``relevance_attribute_weight``).  As much as a cue's: at 0 a crowd's remarks
@@ -924,6 +935,7 @@ class Config:
             restated_topic_share=0.0,
             asked_attribute_bonus=0.0,
             asked_routing=False,
+            asked_topic_similarity=0.0,
             rewrite_plural_first_person=False,
         )
         return from_options(base, changes)

@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 SUBJECT = r"(?:(?P<i>\bi)|\bmy\s+(?P<subj>[a-z\-]+))"
-ADV = r"(?:\s+(?:currently|now|still|actually|really|also|just|recently))*"
+ADV = r"(?:\s+(?:currently|now|still|actually|really|also|just|recently|finally))*"
 VALUE = r"(?P<v>[a-z0-9][a-z0-9 .&'\-]{0,60}?)"
 END = r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bwith\b|\bsince\b|\bbecause\b|\bfor\b|\bnow\b|$))"
 #: A school's name: "Kingston University", "University of Bath", "Imperial College London".

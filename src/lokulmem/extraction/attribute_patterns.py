@@ -60,6 +60,15 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
         r"\bi(?:'ve|\s+have)?\s+(?:now\s+|finally\s+)?(?:got|have)\s+the\s+(?:place|flat|house|apartment|home)"
         r"\s+(?:all\s+)?to\s+myself(?=\s*(?:[,.;!?]|$)|\s+(?:now|these\s+days|nowadays|at\s+last)\b)",
     ),
+    # A shared house: "I moved into a house share with two friends.", "I'm in a flat
+    # share now." (the household is the share, whoever is in it).
+    (
+        "household",
+        r"\b(?:i|we)(?:'m|\s+am|'ve|\s+have)?"
+        + ADV
+        + r"\s+(?:moved\s+into|moving\s+into|in|live\s+in|living\s+in)"
+        r"\s+(?:a|an)\s+(?:new\s+)?(?P<v>(?:house|flat)[- ]?share)\b",
+    ),
     # Someone moved in: "My girlfriend moved in with me" (the household is with her).
     (
         "household",
@@ -243,7 +252,7 @@ _HOME_AND_WORK: tuple[tuple[str, str], ...] = (
     # "I'm on a Pixel".
     (
         "platform",
-        r"\bi" + ADV + r"(?:\s+(?:use|uses|using|own|have|switched to|changed to|moved to|got)|"
+        r"\bi" + ADV + r"(?:\s+(?:use|uses|using|own|have|switched to|changed to|moved to|upgraded to|got)|"
         r"'m\s+(?:an?\s+|on\s+)|\s+am\s+(?:an?\s+|on\s+))\s*(?:an?\s+|the\s+|my\s+)?" + DEVICE,
     ),
     # "My new Pixel 9 arrived today": the new one is the one in use.

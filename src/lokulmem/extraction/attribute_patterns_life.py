@@ -190,6 +190,14 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     *STUDY_PATTERNS,
     ("team", SUBJECT + ADV + r"\s+(?:support|supports|root for)\s+" + VALUE + END),
+    # A team the user took up: "I've started following Leeds since I moved." (a name:
+    # "started following a keto diet" is no team).
+    (
+        "team_follow",
+        r"\bi(?:'ve|\s+have)?\s+(?:now\s+)?(?:started|begun|taken\s+to)\s+(?:following|supporting)\s+"
+        + VALUE
+        + END,
+    ),
     # Where the user's office (gym, studio) is, and where it moved: "My office is
     # in Leeds.", "Our office moved to the docks."
     (
@@ -247,10 +255,12 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?:to\s+(?:come|go)\s+)?back\s+(?:to|in|into)\s+(?:the\s+)?office\b",
     ),
     # ... or, as a policy, wants them in: "The company now wants us in the office three
-    # days a week." (a boss's wish is no policy: "My boss wants us back in the office.")
+    # days a week.", "The new CEO wants us in." (a boss's wish is no policy: "My boss
+    # wants us back in the office.")
     (
         "work_mode_recalled",
-        r"\b(?:my|our|the)\s+(?:company|employer|firm)\s+(?:now\s+)?(?:wants|expects|needs|requires)\s+"
+        r"\b(?:my|our|the)\s+(?:new\s+)?(?:company|employer|firm|ceo|management|leadership)\s+(?:now\s+)?"
+        r"(?:wants|expects|needs|requires)\s+"
         r"(?:everyone|everybody|us|me|all\s+of\s+us|us\s+all|all\s+staff|staff|the\s+team)\s+"
         r"(?:to\s+(?:be|come|work)\s+)?(?:back\s+)?(?:in|into)\s+(?:the\s+)?office\b",
     ),
@@ -312,6 +322,13 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         + MONEY,
     ),
     ("rent", r"\bput\s+(?:my|our|the)\s+rent\s+(?:up|down)\s+to\s+" + MONEY),
+    # What the home costs a month: "The new flat is 820 a month.", "Our place costs
+    # £1,200 a month." (a month: "The house was 300,000." is a price, not a rent).
+    (
+        "rent",
+        r"(?:^\W*|\b(?:my|our|the)\s+)(?:new\s+)?(?:flat|place|apartment|house|room|studio)\s+"
+        r"(?:is|costs|comes\s+to)\s+(?:now\s+)?(?P<v>[£$€]?\s?\d[\d,]*(?:\.\d{2})?)\s+(?:a|per)\s+month\b",
+    ),
     ("rent", r"\b(?:i|we)\s+(?:now\s+)?pay\s+" + MONEY + r"\s+(?:a\s+month\s+)?(?:in|for|of)\s+rent\b"),
     # Whether the user rents or owns their home: "I rent my flat.", "We bought
     # our first house."
@@ -384,6 +401,11 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\bi\s+(?:now\s+)?write\s+(?:almost\s+|nearly\s+)?(?:everything|all\s+my\s+code|most\s+of\s+my\s+code)"
         r"\s+in\s+" + VALUE + END,
     ),
+    # "I write Kotlin all day now." (a name: "I write poetry all day" is no language).
+    (
+        "code_language",
+        r"\bi\s+(?:now\s+)?write\s+(?P<v>[a-z][a-z0-9+#]{0,20})\s+(?:all\s+day|every\s+day|at\s+work|for\s+a\s+living)\b",
+    ),
     # The user's project at work: "My project at work is the billing system.",
     # "I got moved onto the mobile app project."
     (
@@ -416,15 +438,19 @@ LIFE_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "relation",
-        r"\bmy\s+(?:new\s+)?(?P<attr>" + FRIEND + r"|[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:now\s+)?"
+        r"\bmy\s+(?:new\s+|line\s+|current\s+|acting\s+)?(?P<attr>"
+        + FRIEND
+        + r"|[a-z\-]+)(?:'s\s+name)?\s+is\s+(?:now\s+)?"
         r"(?:called\s+|named\s+)?(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)" + END,
     ),
-    # ... said name first: "Victor is my new boss.", "Aisha is my closest friend these days."
+    # ... said name first: "Victor is my new boss.", "Aisha is my closest friend these days.",
+    # "Noor is covering as my manager."
     (
         "relation",
         r"(?:^\W*|[,;:]\s*)(?:(?:and|but|so|now)\s+)?(?!(?:" + NOT_A_PLACE + r"|and|but|so|now)\b)"
-        r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?"
+        r"(?P<v>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)\s+is\s+(?:now\s+)?"
+        r"(?:(?:covering|acting|standing\s+in|filling\s+in)\s+as\s+)?my\s+(?:new\s+|line\s+|acting\s+)?"
         r"(?P<attr>" + FRIEND + r"|[a-z\-]+)"
-        r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|these\s+days|nowadays|at|from|and|but)\b)",
+        r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|these\s+days|nowadays|at|from|and|but|while|until)\b)",
     ),
 )

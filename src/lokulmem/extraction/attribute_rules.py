@@ -371,6 +371,7 @@ _SETTINGS: Mapping[str, Mapping[str, object]] = {
     "car_swap": {"attribute": "car", "finish": _car_swap},
     "car_bought": {"attribute": "car", "finish": _car_bought},
     "code_language": {"proper": True, "tail": _TIME_TAIL},
+    "team_follow": {"attribute": "team", "proper": True, "tail": _TIME_TAIL},
     "home_language": {"proper": True},
     "shift": {"finish": _shift},
     "tenure": {"finish": _tenure},

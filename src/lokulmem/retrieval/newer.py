@@ -183,7 +183,8 @@ def newer_first(
                 echo = nearest(cosines[j], i, skip=j)
             inherits = echo or (says and _lends(older, relevant, config))
             # A new value of the older fact's slot is a change, however told.
-            slot = j < window and config.newer_first_inherits and _new_value(older, newer)
+            slot = config.newer_first_inherits and (_new_value(older, newer) or _hinted(older, newer))
+            slot = slot and j < window
             if not (inherits or slot) and (j >= window or not changeable[i]):
                 continue
             # An inheritance needs no other word for the change: the newer's own tells it.
@@ -264,7 +265,7 @@ def _follows(
     if not margin and older.breakdown.attribute > 0 and newer.breakdown.attribute == 0:
         # The older fact sets the slot asked about; the newer, a change no rule typed.
         alike = min(alike, config.newer_first_asked_inherit_similarity)
-    if not margin and _same_kind(older, newer):
+    if not margin and (_same_kind(older, newer) or _hinted(older, newer)):
         alike = 0.0  # the attribute rules read one slot in both: no cosine needed
     return (
         not older.memory.pinned
@@ -305,6 +306,18 @@ def _new_value(older: Scored, newer: Scored) -> bool:
     "User rents User's apartment.")."""
     a, b = older.memory, newer.memory
     return a.attribute is not None and a.attribute == b.attribute and a.attribute_value != b.attribute_value
+
+
+def _hinted(older: Scored, newer: Scored) -> bool:
+    """Whether both memories speak of the attribute the question asks for and at
+    least one has no attribute of its own (a topic hint: :mod:`.topics`, which
+    hints only at memories learned after the slot's newest fact): the newer is
+    the later word on the slot, told in a form no rule types."""
+    return (
+        older.breakdown.attribute > 0
+        and newer.breakdown.attribute > 0
+        and (older.memory.attribute is None or newer.memory.attribute is None)
+    )
 
 
 def _other_kind(older: Scored, newer: Scored) -> bool:

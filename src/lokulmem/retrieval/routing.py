@@ -6,8 +6,9 @@ live?"); people ask the same thing in other words ("Where's home these days?",
 "Who's my boss now?").  Each attribute here has a handful of example questions;
 a question about the user (:func:`about_user`) that no cue reads asks for the
 attributes of its nearest example when the cosine reaches
-``Config.asked_route_similarity`` and beats the nearest example of every
-unrelated attribute by ``Config.asked_route_margin``.  The examples are this
+``Config.asked_route_similarity``; one as near (within
+``Config.asked_route_margin``) a single unrelated attribute asks for both, one as
+near two or more asks for none.  The examples are this
 library's own, written as data; their vectors are computed once per embedder
 (:mod:`lokulmem._engine.routing`).  docs/tuning.md entry 90 has the numbers.
 """
@@ -38,6 +39,8 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "Where's my place?",
             "What's my address?",
             "Which town do I live in these days?",
+            "Which area do I live in?",
+            "What neighbourhood am I in now?",
         ),
     ),
     (("tenure",), ("Do I own my home or rent it?", "Have I bought a house yet?")),
@@ -66,7 +69,14 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     (
         ("household",),
-        ("Who do I live with?", "Do I live alone?", "Who shares my home?", "Do I have housemates?"),
+        (
+            "Who do I live with?",
+            "Do I live alone?",
+            "Who shares my home?",
+            "Do I have housemates?",
+            "Who lives with me?",
+            "Who do I share a place with?",
+        ),
     ),
     (
         ("work_hours", "work_days", "shift"),
@@ -86,6 +96,8 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "Am I in the office or at home for work?",
             "Do I go into the office?",
             "Do I work from home?",
+            "Where do I work from?",
+            "How many days am I in the office?",
         ),
     ),
     (("work_leave",), ("Am I off work at the moment?", "Am I on leave?", "Am I back at work yet?")),
@@ -106,6 +118,8 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "What do I drive these days?",
             "Which vehicle do I own?",
             "What car have I got?",
+            "How do I get around?",
+            "What do I ride or drive?",
         ),
     ),
     (
@@ -117,11 +131,18 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "Am I vegetarian?",
             "Is there any food I avoid?",
             "What are my eating habits?",
+            "Is there anything I can't eat?",
+            "Do I have any dietary restrictions?",
         ),
     ),
     (
         ("work_team",),
-        ("Which team am I on at work?", "What department am I in?", "Which team do I belong to at work?"),
+        (
+            "Which team am I on at work?",
+            "What department am I in?",
+            "Which team do I belong to at work?",
+            "Which team am I in?",
+        ),
     ),
     (("streaming",), ("Which streaming service do I pay for?", "What streaming subscriptions do I have?")),
     (("editor",), ("Which code editor do I use?", "What IDE do I use?")),
@@ -163,12 +184,33 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("watching",),
         ("What show am I watching?", "What series am I into at the moment?", "What am I watching on TV?"),
     ),
-    (("team",), ("Which team do I support?", "Which club do I follow?", "Who do I support in football?")),
-    (("bank",), ("Which bank am I with?", "Where do I keep my money?", "Who do I bank with?")),
+    (
+        ("team",),
+        (
+            "Which team do I support?",
+            "Which club do I follow?",
+            "Who do I support in football?",
+            "Which football team do I follow?",
+        ),
+    ),
+    (
+        ("bank",),
+        (
+            "Which bank am I with?",
+            "Where do I keep my money?",
+            "Who do I bank with?",
+            "Where is my current account?",
+        ),
+    ),
     (("home_language",), ("What language do I speak at home?",)),
     (
         ("code_language",),
-        ("What programming language do I use?", "What language do I code in?", "What stack do I write in?"),
+        (
+            "What programming language do I use?",
+            "What language do I code in?",
+            "What stack do I write in?",
+            "What language do I write at work?",
+        ),
     ),
     (
         ("relationship_status",),
@@ -179,12 +221,17 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "Am I seeing anyone?",
             "Who is my partner?",
             "What is my relationship status?",
+            "Am I with someone?",
+            "Do I have a partner?",
         ),
     ),
-    (("platform:phone",), ("What phone do I use?", "What phone have I got?")),
+    (("platform:phone",), ("What phone do I use?", "What phone have I got?", "What mobile do I have?")),
     (("platform:computer",), ("What computer do I use?", "What laptop am I on?")),
     (("provider:mobile",), ("Which mobile network am I on?", "Who is my mobile provider?")),
-    (("provider:internet",), ("Who is my internet provider?", "Who do I get broadband from?")),
+    (
+        ("provider:internet",),
+        ("Who is my internet provider?", "Who do I get broadband from?", "Who provides my internet?"),
+    ),
     (("provider:energy",), ("Who supplies my electricity and gas?", "Who is my energy supplier?")),
     (
         ("project",),
@@ -196,7 +243,14 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     (
         ("relation:manager", "relation:boss", "relation:supervisor"),
-        ("Who is my manager?", "Who is my boss?", "Who do I report to?", "Who's my supervisor?"),
+        (
+            "Who is my manager?",
+            "Who is my boss?",
+            "Who do I report to?",
+            "Who's my supervisor?",
+            "Who is my line manager?",
+            "Who approves my time off?",
+        ),
     ),
     (("religion",), ("What is my religion?", "What faith am I?")),
     (("hair_length",), ("How long is my hair?", "How do I wear my hair?")),
@@ -256,9 +310,12 @@ def routed_attributes(
 ) -> tuple[str, ...]:
     """The user's attributes (``user.<name>``) of the route whose example question
     is nearest ``query`` (unit vectors; ``examples`` one row per question of
-    ``routes``), if its cosine reaches ``similarity`` and beats every route that
-    shares no attribute with it by ``margin``; else ().  ``named``: the relations
-    the question names (:func:`named_relations`), which only their own routes take."""
+    ``routes``), if its cosine reaches ``similarity``; else ().  A question as near
+    one unrelated route (within ``margin``) asks for either ("Which team am I
+    in?": the team at work, or the club), so both routes' attributes are returned;
+    nearer than ``margin`` to two or more unrelated routes, it asks for none.
+    ``named``: the relations the question names (:func:`named_relations`), which
+    only their own routes take."""
     if examples.shape[0] == 0:
         return ()
     cosines = examples @ query
@@ -266,10 +323,11 @@ def routed_attributes(
     for route, cos in zip(routes, cosines.tolist(), strict=True):
         best[route] = max(best.get(route, -1.0), cos)
     top = max(best, key=best.__getitem__)
-    if not _allowed(top, named):
+    if best[top] < similarity or not _allowed(top, named):
         return ()
     names = set(ROUTES[top][0])
-    rival = max((c for r, c in best.items() if names.isdisjoint(ROUTES[r][0])), default=-1.0)
-    if best[top] < similarity or best[top] - rival < margin:
+    close = [r for r, c in best.items() if names.isdisjoint(ROUTES[r][0]) and best[top] - c < margin]
+    if len(close) > 1 or (close and not _allowed(close[0], named)):
         return ()
-    return tuple(f"user.{name}" for name in ROUTES[top][0])
+    chosen = ROUTES[top][0] + tuple(n for r in close for n in ROUTES[r][0])
+    return tuple(f"user.{name}" for name in chosen)

@@ -84,8 +84,12 @@ def explain(memory: Memory, b: ScoreBreakdown, similarity: float, config: Config
         parts.append("learned in the time asked about")
     if b.graph > 0:
         parts.append("linked to a top result")
-    if b.attribute > 0:
-        parts.append("sets what the question asks about")
+    if b.attribute > 0:  # a memory with no attribute of its own was hinted at it
+        parts.append(
+            "sets what the question asks about"
+            if memory.attribute
+            else "speaks of what the question asks about"
+        )
     if b.nearby > 0:
         parts.append("said next to a top result")
     if w.lexical and b.lexical / w.lexical >= 0.5:

@@ -88,6 +88,9 @@ class Pool:
     asked_types: frozenset[str] = frozenset()
     #: Whether routing named ``asked`` (:mod:`.routing`), not a cue.
     routed: bool = False
+    #: Ids of memories with no attribute that speak of one of ``asked`` (their
+    #: nearest example statement's: :mod:`.topics`).
+    hinted: frozenset[str] = frozenset()
 
     def attribute_bonus(self, config: Config) -> float:
         """Added to R of a fact that sets an asked attribute: ``asked_attribute_bonus``,
@@ -95,8 +98,9 @@ class Pool:
         return config.asked_route_bonus if self.routed else config.asked_attribute_bonus
 
     def sets_asked(self, memory: Memory) -> bool:
-        """Whether ``memory`` sets an attribute the query asks for (not only a type)."""
-        return memory.attribute is not None and memory.attribute in self.asked
+        """Whether ``memory`` sets an attribute the query asks for (not only a type),
+        or speaks of one with no attribute of its own (``hinted``)."""
+        return (memory.attribute is not None and memory.attribute in self.asked) or memory.id in self.hinted
 
     def asks_for(self, memory: Memory) -> bool:
         """Whether ``memory`` sets the attribute, or is of a type, the query asks for."""

@@ -1,0 +1,76 @@
+"""Which candidates with no attribute speak of the attribute a question asks for
+(:mod:`lokulmem.retrieval.topics`): read at recall from the stored content
+vectors, against example statements embedded once per model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ..retrieval.topics import example_statements, topic_attributes
+from .examples import example_vectors_of
+
+if TYPE_CHECKING:
+    from ..embedding import Embedder
+    from ..records import Memory, QueryAnalysis
+    from ..retrieval.stages import Pool
+    from .engine import Engine
+
+__all__ = ["asked_note", "statement_vectors", "topic_hints"]
+
+
+def statement_vectors(embedder: Embedder) -> npt.NDArray[np.float32]:
+    """The example statements' unit vectors (in
+    :func:`~lokulmem.retrieval.topics.example_statements` order), embedded on
+    first use and cached while the model lives."""
+    return example_vectors_of(embedder, "statements", lambda: example_statements()[0])
+
+
+def topic_hints(engine: Engine, memories: Sequence[Memory], asked: Sequence[str]) -> frozenset[str]:
+    """Ids of ``memories`` with no attribute, learned after the newest of them that
+    sets one of ``asked``, whose nearest example statement speaks of one of
+    ``asked``: the later word on a slot, told in a form no rule types.  None when
+    ``asked_topic_similarity`` is 0, nothing is asked, no candidate sets an asked
+    attribute (a hint then has nothing to follow: it would only lift remarks), or
+    the model's vectors are not the examples' size."""
+    cfg = engine.config
+    if cfg.asked_topic_similarity <= 0 or not asked:
+        return frozenset()
+    wanted = set(asked)
+    since = max((m.created_at for m in memories if m.attribute in wanted), default=None)
+    if since is None:
+        return frozenset()
+    loose = [m for m in memories if m.attribute is None and m.embedding is not None and m.created_at > since]
+    if not loose:
+        return frozenset()
+    examples = statement_vectors(engine.embedder)
+    vectors = np.stack([np.asarray(m.embedding, dtype=np.float32) for m in loose])
+    if examples.shape[1] != vectors.shape[1]:
+        return frozenset()
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    _, routes = example_statements()
+    return frozenset(
+        m.id
+        for m, v in zip(loose, vectors, strict=True)
+        if wanted.intersection(
+            topic_attributes(
+                v, examples, routes, similarity=cfg.asked_topic_similarity, margin=cfg.asked_topic_margin
+            )
+        )
+    )
+
+
+def asked_note(parsed: QueryAnalysis, pool: Pool) -> str:
+    """The candidates stage's note on the asked attributes: those routing named,
+    and how many memories with no attribute were hinted at them."""
+    note = ""
+    if parsed.routed:
+        note += "; asked by the nearest example question: " + ", ".join(parsed.asked_attributes)
+    if pool.hinted:
+        n = len(pool.hinted)
+        which = "memory with no attribute speaks" if n == 1 else "memories with no attribute speak"
+        note += f"; {n} {which} of it (nearest example statement)"
+    return note
