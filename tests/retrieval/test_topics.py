@@ -86,3 +86,31 @@ def test_without_a_fact_of_the_slot_nothing_is_hinted(
     result = mem.augment("How do I get to work?", debug=True)
     assert result.debug is not None
     assert all("speaks of" not in i.reason for i in result.debug.injected)
+
+
+def test_a_later_word_no_search_of_the_question_finds_is_found_by_the_slot_s_examples(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """With the question's vector search cut to two candidates, the bus to work is
+    no candidate of "How do I get to work?": the search by the commute's example
+    statements finds it (count ``topic``); with ``asked_topic_pool`` 0 it is not found."""
+    for pool in (20, 0):
+        mem = make_mem(asked_topic_pool=pool, candidate_pool=2)
+        mem.learn("I cycle to work.")
+        clock.advance(days=20)
+        remarks = ("I love the work my team does.", "Work was mad busy today.", "I got to the gym twice.")
+        for remark in remarks:
+            mem.learn(remark)
+        mem.learn("My bike got stolen so I'm on the bus every morning now.")
+        clock.advance(days=20)
+        result = mem.augment("How do I get to work?", debug=True)
+        assert result.debug is not None
+        stage = next(s for s in result.debug.stages if s.name == "candidates")
+        injected = [i.memory.content for i in result.debug.injected]
+        if pool:
+            assert stage.counts["topic"] == 1
+            assert injected[:2] == ["User is on the bus every morning now.", "User cycles to work."]
+        else:
+            assert stage.counts["topic"] == 0
+            assert "User is on the bus every morning now." not in injected
+        mem.close()

@@ -20,7 +20,7 @@ from ..retrieval import relevance as rel
 from ..retrieval import stages as st
 from ..retrieval.echo import later_words
 from .candidates import nearest_among
-from .topics import topic_hints
+from .topics import topic_hints, topic_search
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -245,6 +245,16 @@ def candidate_pool(
         ids += [m.id for m in old]
         cosines += [float(m.embedding @ query) if m.embedding is not None else 0.0 for m in old]
         memories += old
+    # Later words on an asked slot, told in other words, found by its example
+    # statements; only those hinted at it stay.
+    topical = engine.fetch_cached(topic_search(engine, memories, parsed.asked_attributes))
+    hinted = topic_hints(engine, [*memories, *topical], parsed.asked_attributes) if topical else frozenset()
+    kept = [m for m in topical if m.id in hinted]
+    counts["topic"] = len(kept)
+    if kept:
+        ids += [m.id for m in kept]
+        cosines += engine.index.similarities(query, [m.id for m in kept])
+        memories += kept
     # The current versions of closed and superseded facts join the pool (if
     # searchable), so the ranking can put them first.
     later = [i for i in st.successors(memories, ids) if i in engine.index]

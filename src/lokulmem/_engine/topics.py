@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ..retrieval.routing import ROUTES
 from ..retrieval.topics import example_statements, topic_attributes
 from .examples import example_vectors_of
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from ..retrieval.stages import Pool
     from .engine import Engine
 
-__all__ = ["asked_note", "statement_vectors", "topic_hints"]
+__all__ = ["asked_note", "statement_vectors", "topic_hints", "topic_search"]
 
 
 def statement_vectors(embedder: Embedder) -> npt.NDArray[np.float32]:
@@ -27,6 +28,38 @@ def statement_vectors(embedder: Embedder) -> npt.NDArray[np.float32]:
     :func:`~lokulmem.retrieval.topics.example_statements` order), embedded on
     first use and cached while the model lives."""
     return example_vectors_of(embedder, "statements", lambda: example_statements()[0])
+
+
+def _since(memories: Sequence[Memory], asked: Sequence[str]) -> int | None:
+    """When the newest of ``memories`` that sets one of ``asked`` was learned."""
+    wanted = set(asked)
+    return max((m.created_at for m in memories if m.attribute in wanted), default=None)
+
+
+def topic_search(engine: Engine, memories: Sequence[Memory], asked: Sequence[str]) -> list[str]:
+    """Ids of memories not among ``memories``, learned after the newest of them that
+    sets one of ``asked``, among the ``asked_topic_pool`` nearest the mean of the
+    asked attributes' example statements (one index search): in a store of
+    thousands the later word on a slot, told in other words, is often no
+    candidate of the question.  Those that are not hinted (:func:`topic_hints`)
+    are left out again by the caller."""
+    cfg = engine.config
+    if cfg.asked_topic_similarity <= 0 or cfg.asked_topic_pool <= 0 or not asked:
+        return []
+    since = _since(memories, asked)
+    if since is None:
+        return []
+    _, routes = example_statements()
+    wanted = {a.removeprefix("user.") for a in asked}
+    rows = [n for n, r in enumerate(routes) if not wanted.isdisjoint(ROUTES[r][0])]
+    examples = statement_vectors(engine.embedder)
+    if not rows or examples.shape[1] != engine.embedder.dimension:
+        return []
+    centre = examples[rows].mean(axis=0)
+    centre /= max(float(np.linalg.norm(centre)), 1e-12)
+    have = {m.id for m in memories}
+    found = [h.id for h in engine.index.search(centre, cfg.asked_topic_pool) if h.id not in have]
+    return [m.id for m in engine.fetch_cached(found) if m.attribute is None and m.created_at > since]
 
 
 def topic_hints(engine: Engine, memories: Sequence[Memory], asked: Sequence[str]) -> frozenset[str]:
@@ -40,7 +73,7 @@ def topic_hints(engine: Engine, memories: Sequence[Memory], asked: Sequence[str]
     if cfg.asked_topic_similarity <= 0 or not asked:
         return frozenset()
     wanted = set(asked)
-    since = max((m.created_at for m in memories if m.attribute in wanted), default=None)
+    since = _since(memories, asked)
     if since is None:
         return frozenset()
     loose = [m for m in memories if m.attribute is None and m.embedding is not None and m.created_at > since]

@@ -297,6 +297,10 @@ class Config:
     asked_topic_similarity: float = unit(0.6)
     #: As ``asked_route_margin``, for a memory's nearest example statements.
     asked_topic_margin: float = unit(0.03)
+    #: The memories nearest the asked attributes' example statements that are
+    #: read for hints besides the question's candidates (one index search, only
+    #: when a candidate sets an asked attribute; 0: none; entry 94).
+    asked_topic_pool: int = count(20)
     #: Added to R of a fact that sets an attribute routing named (in place of
     #: ``asked_attribute_bonus``; the fact also counts as relevant by
     #: ``relevance_attribute_weight``).  As much as a cue's: at 0 a crowd's remarks
