@@ -8,8 +8,8 @@ import numpy as np
 from lokulmem import LokulMem, ManualClock
 from lokulmem._engine.topics import statement_vectors
 from lokulmem.embedding import MiniLMEmbedder
-from lokulmem.retrieval.routing import ROUTES
-from lokulmem.retrieval.topics import STATEMENTS, example_statements, topic_attributes
+from lokulmem.retrieval.routing import ROUTES, routed_attributes
+from lokulmem.retrieval.topics import STATEMENTS, example_statements
 
 
 def test_every_statement_speaks_of_a_route() -> None:
@@ -41,7 +41,7 @@ def test_a_change_in_other_words_speaks_of_its_slot_and_a_remark_of_none(embedde
     vectors = embedder.embed(list(said))
     for (text, want), v in zip(said.items(), vectors, strict=True):
         unit = np.asarray(v, dtype=np.float32) / np.linalg.norm(v)
-        got = set(topic_attributes(unit, examples, routes, similarity=0.6, margin=0.03))
+        got = set(routed_attributes(unit, examples, routes, similarity=0.6, margin=0.03))
         assert got == want, text
 
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ..retrieval.routing import ROUTES
-from ..retrieval.topics import example_statements, topic_attributes
+from ..retrieval.routing import ROUTES, routed_attributes
+from ..retrieval.topics import example_statements
 from .examples import example_vectors_of
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def topic_hints(engine: Engine, memories: Sequence[Memory], asked: Sequence[str]
         m.id
         for m, v in zip(loose, vectors, strict=True)
         if wanted.intersection(
-            topic_attributes(
+            routed_attributes(
                 v, examples, routes, similarity=cfg.asked_topic_similarity, margin=cfg.asked_topic_margin
             )
         )

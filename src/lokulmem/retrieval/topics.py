@@ -9,9 +9,10 @@ cue of :mod:`.asked`, or :mod:`.routing`) then finds the older, typed fact and
 not the newer word on it.  Each attribute here has a handful of example
 statements in the stored third person ("User takes the bus to work."); when a
 question asks for an attribute, a candidate with no attribute whose content
-vector is nearest an example of that attribute (the cosine reaching
-``Config.asked_topic_similarity``, with ``Config.asked_topic_margin`` read as
-routing reads its own margin) counts as speaking of it: it gets the asked
+vector is nearest an example of that attribute
+(:func:`.routing.routed_attributes` reads the statements as it reads the
+questions: the cosine reaching ``Config.asked_topic_similarity``, with
+``Config.asked_topic_margin`` as its margin) counts as speaking of it: it gets the asked
 attribute's bonus and evidence, and a newer one stands above an older typed fact
 of the slot (:mod:`.newer`).  A hint is only read at recall, for the attribute a
 question asks about: it sets no attribute, closes nothing and is not stored.
@@ -23,14 +24,11 @@ entry 93 has the numbers.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-import numpy as np
-import numpy.typing as npt
+from .routing import ROUTES
 
-from .routing import ROUTES, routed_attributes
-
-__all__ = ["STATEMENTS", "example_statements", "topic_attributes"]
+__all__ = ["STATEMENTS", "example_statements"]
 
 #: The first attribute of a route of :data:`.routing.ROUTES` → example statements
 #: about it, as memories store them (the user is "User").
@@ -199,19 +197,3 @@ def example_statements() -> tuple[tuple[str, ...], tuple[int, ...]]:
         texts += statements
         routes += [index[name]] * len(statements)
     return tuple(texts), tuple(routes)
-
-
-def topic_attributes(
-    vector: npt.NDArray[np.float32],
-    examples: npt.NDArray[np.float32],
-    routes: Sequence[int],
-    *,
-    similarity: float,
-    margin: float,
-) -> tuple[str, ...]:
-    """The user's attributes (``user.<name>``) a memory of unit ``vector`` speaks of:
-    those of its nearest example statement's route, read as
-    :func:`.routing.routed_attributes` reads a question's (the cosine reaches
-    ``similarity``; one unrelated route within ``margin`` adds its attributes, two
-    or more leave none)."""
-    return routed_attributes(vector, examples, routes, similarity=similarity, margin=margin)
