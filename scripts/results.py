@@ -135,6 +135,17 @@ COMMANDS: dict[str, list[str]] = {
         "eval/data/knowledge_update_fifteenth.jsonl",
         "--crowd",
     ],
+    "knowledge_update_sixteenth": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_sixteenth.jsonl",
+    ],
+    "knowledge_update_sixteenth_crowd": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_sixteenth.jsonl",
+        "--crowd",
+    ],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
     # Needs the bench-only packages (pip install chromadb mem0ai) in this interpreter.
     "side_by_side": ["bench/side_by_side.py", "--n", "10000", "--runs", "50"],

@@ -113,6 +113,12 @@ def test_tells_change_reads_each_kind_of_change_word() -> None:
     assert tells_change("Saving days are over.")
     assert tells_change("User hasn't spoken to Dev in a year.")  # a tie not kept
     assert tells_change("Jamie has retrained as a paramedic.")
+    # A thing traded in with its name between, a provider gone over to; not a walk
+    # across a room or stories traded.
+    assert tells_change("User traded the old Golf in for a Kia.")
+    assert tells_change("User and others have gone over to Octopus for the energy.")
+    assert not tells_change("User went over to the bar to say hello.")
+    assert not tells_change("User traded stories in the pub.")
     assert tells_change("We're expecting twins!")
     assert tells_change("User passed User's test this morning.")
     assert not tells_change("User is expecting a call.")

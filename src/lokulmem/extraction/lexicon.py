@@ -341,14 +341,16 @@ TOPIC_STOPWORDS = frozenset(
 
 #: Words that tell a state changed or holds now ("now", "switched", "no longer"), and
 #: the verbs of moving a thing to another place or provider ("migrated my notes to",
-#: "ported my number to", "transferred to a midwifery course", "traded in"): a newer
+#: "ported my number to", "transferred to a midwifery course", "traded in", "traded
+#: the Focus in", "gone over to Vodafone"): a newer
 #: memory saying one outranks an older one on the same subject
 #: (lokulmem.retrieval.newer).
 CHANGE_MARKERS = re.compile(
     r"\b(?:now|nowadays|these days|currently|anymore|any more|no longer|instead|"
     r"switched|moved|changed|new|started|quit|left|stopped|became|become|promoted|"
     r"replaced|upgraded|cancell?ed|gave up|broke up|split up|took up|turned|"
-    r"relocated|transferred|migrated|ported|swapped|traded in|retrained|re-trained)\b",
+    r"relocated|transferred|migrated|ported|swapped|traded in|traded(?:\s+[\w']+){1,3}?\s+in\s+for|"
+    r"part-exchanged|(?:gone|going)\s+over\s+to|retrained|re-trained)\b",
     re.IGNORECASE,
 )
 
