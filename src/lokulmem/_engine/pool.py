@@ -247,7 +247,7 @@ def candidate_pool(
         memories += old
     # Later words on an asked slot, told in other words, found by its example
     # statements; only those hinted at it stay.
-    topical = engine.fetch_cached(topic_search(engine, memories, parsed.asked_attributes))
+    topical = topic_search(engine, memories, parsed.asked_attributes)
     hinted = topic_hints(engine, [*memories, *topical], parsed.asked_attributes) if topical else frozenset()
     kept = [m for m in topical if m.id in hinted]
     counts["topic"] = len(kept)

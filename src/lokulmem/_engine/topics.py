@@ -36,8 +36,8 @@ def _since(memories: Sequence[Memory], asked: Sequence[str]) -> int | None:
     return max((m.created_at for m in memories if m.attribute in wanted), default=None)
 
 
-def topic_search(engine: Engine, memories: Sequence[Memory], asked: Sequence[str]) -> list[str]:
-    """Ids of memories not among ``memories``, learned after the newest of them that
+def topic_search(engine: Engine, memories: Sequence[Memory], asked: Sequence[str]) -> list[Memory]:
+    """The memories not among ``memories``, learned after the newest of them that
     sets one of ``asked``, among the ``asked_topic_pool`` nearest the mean of the
     asked attributes' example statements (one index search): in a store of
     thousands the later word on a slot, told in other words, is often no
@@ -59,7 +59,7 @@ def topic_search(engine: Engine, memories: Sequence[Memory], asked: Sequence[str
     centre /= max(float(np.linalg.norm(centre)), 1e-12)
     have = {m.id for m in memories}
     found = [h.id for h in engine.index.search(centre, cfg.asked_topic_pool) if h.id not in have]
-    return [m.id for m in engine.fetch_cached(found) if m.attribute is None and m.created_at > since]
+    return [m for m in engine.fetch_cached(found) if m.attribute is None and m.created_at > since]
 
 
 def topic_hints(engine: Engine, memories: Sequence[Memory], asked: Sequence[str]) -> frozenset[str]:

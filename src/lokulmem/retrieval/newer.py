@@ -183,8 +183,11 @@ def newer_first(
                 echo = nearest(cosines[j], i, skip=j)
             inherits = echo or (says and _lends(older, relevant, config))
             # A new value of the older fact's slot is a change, however told.
-            slot = config.newer_first_inherits and (_new_value(older, newer) or _hinted(older, newer))
-            slot = slot and j < window
+            slot = (
+                j < window
+                and config.newer_first_inherits
+                and (_new_value(older, newer) or _hinted(older, newer))
+            )
             if not (inherits or slot) and (j >= window or not changeable[i]):
                 continue
             # An inheritance needs no other word for the change: the newer's own tells it.
@@ -266,7 +269,7 @@ def _follows(
         # The older fact sets the slot asked about; the newer, a change no rule typed.
         alike = min(alike, config.newer_first_asked_inherit_similarity)
     if not margin and (_same_kind(older, newer) or _hinted(older, newer)):
-        alike = 0.0  # the attribute rules read one slot in both: no cosine needed
+        alike = 0.0  # one slot in both (by the rules, or by a hint): no cosine needed
     return (
         not older.memory.pinned
         and newer.memory.created_at - older.memory.created_at >= gap_ms
