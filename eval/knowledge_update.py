@@ -66,6 +66,15 @@ other facts on the same topics, as in a store after months of use.  The
 crowd is learned once per run (with the options under test) and copied for
 each case.
 
+**Later words on other things** (``--crowd --later``).  The crowd above is all
+learned before the case's fact, so the case's change is always the newest
+memory: a rule that trusts "the newest memory on the topic" passes however
+many later remarks a real store would hold.  With ``--later`` the last
+``LATER_TURNS`` messages of each crowd person are held back from the crowd
+and learned for every case: half of them spread over the 20 days between the
+fact and its change, half over the 20 days between the change and the
+question (the same messages, in the same order, for every case).
+
 **Metrics.**
 
 * ``current_first``: a memory with the new value is injected, and above every
@@ -99,6 +108,8 @@ CASES = Path(__file__).resolve().parent / "data" / "knowledge_update.jsonl"
 CROWD = Path(__file__).resolve().parents[1] / "scripts" / "data" / "consistent_conversations.jsonl"
 #: Hours between two crowd messages (717 messages: about 60 days).
 CROWD_GAP_HOURS = 2.0
+#: Messages per crowd person held back and learned around each case (``--later``).
+LATER_TURNS = 2
 
 
 def _words(text: str) -> str:
@@ -118,18 +129,43 @@ def _first(contents: Sequence[str], word: str, *, without: str | None = None) ->
     return None
 
 
-def build_crowd(folder: Path, options: dict[str, Any]) -> tuple[Path, int]:
-    """The crowd store (module doc) in ``folder``, and its clock's time at the end (ms)."""
+def build_crowd(folder: Path, options: dict[str, Any], *, hold: int = 0) -> tuple[Path, int]:
+    """The crowd store (module doc) in ``folder``, and its clock's time at the end
+    (ms); ``hold``: the last messages of each person left out (:func:`later_turns`)."""
     clock = ManualClock()
     path = folder / "crowd.sqlite"
-    people = [json.loads(line) for line in CROWD.read_text().splitlines() if line.strip()]
     with LokulMem(path=path, embedder=model(), clock=clock, executor="inline", **options) as mem:
-        for person in people:
-            for n, turn in enumerate(person["turns"]):
+        for person in _people():
+            turns = person["turns"][: len(person["turns"]) - hold]
+            for n, turn in enumerate(turns):
                 mem.learn(turn, session_id=f"crowd-{person['id']}-{n // 5}")
                 clock.advance(hours=CROWD_GAP_HOURS)
         mem.wait_for_maintenance()
     return path, clock.now_ms()
+
+
+def _people() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in CROWD.read_text().splitlines() if line.strip()]
+
+
+def later_turns(hold: int) -> list[tuple[str, str]]:
+    """``(session id, message)`` of the last ``hold`` messages of each crowd person,
+    interleaved person by person (``--later``)."""
+    rows = [
+        (f"later-{p['id']}-{n}", turn)
+        for p in _people()
+        for n, turn in enumerate(p["turns"][len(p["turns"]) - hold :] if hold else [])
+    ]
+    return sorted(rows, key=lambda r: (int(r[0].rsplit("-", 1)[1]), r[0]))
+
+
+def _learn_spread(mem: LokulMem, clock: ManualClock, turns: Sequence[tuple[str, str]], days: int) -> None:
+    """Learn ``turns`` spread evenly over ``days`` (the clock ends ``days`` on)."""
+    step_ms = days * 86_400_000 // (len(turns) + 1)
+    for session, text in turns:
+        clock.advance(seconds=step_ms / 1000)
+        mem.learn(text, session_id=session)
+    clock.advance(seconds=(days * 86_400_000 - step_ms * len(turns)) / 1000)
 
 
 def _store(
@@ -152,15 +188,18 @@ def run_case(
     *,
     crowd: tuple[Path, int] | None = None,
     folder: Path | None = None,
+    later: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """One case in a fresh store (empty, or a copy of ``crowd`` in ``folder``);
-    what was injected and what fired."""
+    what was injected and what fired.  ``later``: messages learned between the
+    fact and its change (the first half) and after the change (the rest)."""
     mem, clock = _store(crowd, folder or Path(tempfile.gettempdir()), case["id"], options)
+    half = len(later) // 2
     with mem:
         mem.learn(case["fact"], session_id="before")
-        clock.advance(days=20)
+        _learn_spread(mem, clock, later[:half], 20)
         fired = mem.learn(case["change"], session_id="after").contradictions
-        clock.advance(days=20)
+        _learn_spread(mem, clock, later[half:], 20)
         injected = mem.manage().get_injection_preview(case["question"], include_proactive=False).would_inject
     first, old_injected = judge([(i.memory.content, i.memory.source_session) for i in injected], case)
     return {
@@ -186,13 +225,19 @@ def judge(injected: Sequence[tuple[str, str | None]], case: dict[str, Any]) -> t
 
 
 def evaluate(
-    cases: Sequence[dict[str, Any]], options: dict[str, Any] | None = None, *, crowd: bool = False
+    cases: Sequence[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    *,
+    crowd: bool = False,
+    later: bool = False,
 ) -> dict[str, Any]:
     options = options or {}
+    hold = LATER_TURNS if crowd and later else 0
+    around = later_turns(hold)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        built = build_crowd(folder, options) if crowd else None
-        rows = [run_case(c, options, crowd=built, folder=folder) for c in cases]
+        built = build_crowd(folder, options, hold=hold) if crowd else None
+        rows = [run_case(c, options, crowd=built, folder=folder, later=around) for c in cases]
     changes = [r for r in rows if r["kind"] == "change"]
     restated = [r for r in rows if r["kind"] == "restatement"]
 
@@ -201,6 +246,7 @@ def evaluate(
 
     return {
         "crowd": crowd,
+        "later": bool(hold),
         "cases": len(rows),
         "changes": len(changes),
         "restatements": len(restated),
@@ -224,10 +270,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--crowd", action="store_true", help="each case in a store that already holds ~700 other memories"
     )
+    parser.add_argument(
+        "--later",
+        action="store_true",
+        help=f"with --crowd: {LATER_TURNS} messages of each crowd person learned around each case",
+    )
     add_config_args(parser)
     args = parser.parse_args(argv)
+    if args.later and not args.crowd:
+        parser.error("--later needs --crowd")
     cases = [json.loads(line) for line in Path(args.path).read_text().splitlines() if line.strip()]
-    f = evaluate(cases[: args.limit] if args.limit else cases, config_options(args), crowd=args.crowd)
+    f = evaluate(
+        cases[: args.limit] if args.limit else cases, config_options(args), crowd=args.crowd, later=args.later
+    )
     table(
         ["cases", "current first (>95)", "changes", "restatements", "change recognised", "old injected"],
         [
@@ -240,7 +295,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 pct(f["old_injected"]),
             ]
         ],
-        title="Knowledge update, product path (%)" + (" in a crowd" if args.crowd else ""),
+        title="Knowledge update, product path (%)"
+        + (" in a crowd" if args.crowd else "")
+        + (" with later words" if args.later else ""),
     )
     if f["misses"]:
         print("current fact not first for case ids:", " ".join(map(str, f["misses"])))

@@ -91,6 +91,24 @@ def test_knowledge_update_in_a_crowd(
     assert f["crowd"] is True and f["cases"] == 3 and 1 not in f["misses"]
 
 
+def test_knowledge_update_in_a_crowd_with_later_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    crowd = tmp_path / "crowd.jsonl"
+    crowd.write_text("\n".join(knowledge_update.CROWD.read_text().splitlines()[:2]) + "\n")
+    monkeypatch.setattr(knowledge_update, "CROWD", crowd)
+    later = knowledge_update.later_turns(2)
+    # The last two messages of each of the two people, held back from the crowd.
+    assert len(later) == 4 and len({s for s, _ in later}) == 4
+    people = [json.loads(line) for line in crowd.read_text().splitlines()]
+    assert {t for _, t in later} == {t for p in people for t in p["turns"][-2:]}
+    knowledge_update.main(["--limit", "2", "--crowd", "--later"])
+    f = _last_json(capsys)
+    assert f["later"] is True and f["cases"] == 2 and 1 not in f["misses"]
+    with pytest.raises(SystemExit):
+        knowledge_update.main(["--later"])
+
+
 def test_knowledge_update_matches_a_phrase_in_the_third_person_rewrite() -> None:
     injected = ["User loves olives now.", "User hates olives."]
     assert knowledge_update._first(injected, "love olives") == 0

@@ -35,15 +35,20 @@ def said_nearby(ranked: Sequence[Scored], config: Config) -> list[Scored]:
     # The best R, not the first place's: a pinned memory ranks first whatever its R.
     best = max(max(s.breakdown.total for s in ranked), 1e-9)
     window = config.nearby_seconds * 1000
+    # Each seed's lift, by session: a candidate is tested against its session's seeds only.
+    by_session: dict[str, list[tuple[Scored, float]]] = {}
+    for seed in seeds:
+        lift = config.nearby_bonus * max(0.0, seed.breakdown.total) / best
+        by_session.setdefault(seed.memory.source_session, []).append((seed, lift))
     out: list[Scored] = []
     for s in ranked:
         m = s.memory
+        near = by_session.get(m.source_session) if m.source_session else None
         lift = max(
             (
-                config.nearby_bonus * max(0.0, seed.breakdown.total) / best
-                for seed in seeds
+                lifted
+                for seed, lifted in near or ()
                 if seed.memory.id != m.id
-                and seed.memory.source_session == m.source_session
                 and seed.memory.source_turn != m.source_turn
                 and abs(seed.memory.created_at - m.created_at) <= window
             ),
