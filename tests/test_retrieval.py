@@ -523,6 +523,27 @@ def test_a_told_change_in_other_words_is_injected_first_when_nothing_else_is_nea
         mem.close()
 
 
+def test_a_later_word_that_shares_no_word_is_found_by_the_best_results_vector(
+    make_mem: Callable[..., LokulMem], clock: ManualClock
+) -> None:
+    """The change shares no word with the old fact (the full-text search is off
+    here, and would not find it), and the vector pool of the question holds one
+    memory: the nearest memories to the best result's own vector find it
+    (``newer_first_echo_neighbours``), it tells a change ("these days") and echoes
+    the old fact; off, the old fact is injected alone."""
+    for neighbours in (20, 0):
+        mem = make_mem(newer_first_echo_search=0, newer_first_echo_neighbours=neighbours, candidate_pool=1)
+        mem.learn("I'm saving up for a new bike.", session_id="x")
+        fact = "My dentist is Dr Patel in town."
+        change = "These days I go to a new dental practice near the office."
+        got, stages = _injected_after(mem, clock, fact, change, "Who is my dentist?")
+        assert got[-1] == "User's dentist is Dr Patel in town."
+        assert (len(got) == 2 and "dental practice" in got[0]) if neighbours else len(got) == 1
+        ranking = {s.name: s for s in stages}["ranking"]
+        assert ranking.counts["later_words"] == (1 if neighbours else 0)
+        mem.close()
+
+
 def test_a_later_word_that_is_no_candidate_is_found_by_the_best_results_words(
     make_mem: Callable[..., LokulMem], clock: ManualClock
 ) -> None:
@@ -532,7 +553,7 @@ def test_a_later_word_that_is_no_candidate_is_found_by_the_best_results_words(
     ("PureGym"), and it echoes it (``newer_first_echo_search``; off, the old fact
     is injected alone)."""
     for search in (50, 0):
-        mem = make_mem(newer_first_echo_search=search, candidate_pool=1)
+        mem = make_mem(newer_first_echo_search=search, newer_first_echo_neighbours=0, candidate_pool=1)
         mem.learn("I'm saving up for a new bike.", session_id="x")
         fact = "My gym is the PureGym on the high street."
         change = "I let the PureGym membership lapse and joined the climbing wall instead."

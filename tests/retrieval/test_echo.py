@@ -9,7 +9,7 @@ import numpy as np
 
 from lokulmem import Config, Memory
 from lokulmem.records import ScoreBreakdown
-from lokulmem.retrieval.echo import later_words
+from lokulmem.retrieval.echo import later_neighbours, later_words
 from lokulmem.retrieval.newer import inheriting, newer_first
 from lokulmem.retrieval.stages import Scored
 
@@ -44,6 +44,23 @@ def test_a_later_word_is_later_from_another_conversation_tells_a_replacement_and
         lender,
     ]
     assert [m.id for m in later_words(lender, found, "User")] == ["new"]
+
+
+def test_a_later_neighbour_is_later_from_another_conversation_alike_enough_and_tells_a_change() -> None:
+    lender = memory("old", "User's dentist is Dr Patel in town.", session="s1")
+    told = "User switched to a new dental practice near the office."
+    found = [
+        (memory("new", told, day=20), 0.55),
+        (memory("too far", told, day=20), 0.39),
+        (memory("earlier", told, day=-20), 0.55),
+        (memory("same conversation", told, day=1, session="s1"), 0.55),
+        (memory("closed", told, day=20, valid_to=T0 + 30 * DAY, superseded_by="x"), 0.55),
+        (memory("no change told", "User likes the dental practice near the office.", day=20), 0.6),
+        (lender, 1.0),
+    ]
+    # No shared word is needed: the vector found it, and "switched" tells the change.
+    assert [m.id for m in later_neighbours(lender, found, 0.4)] == ["new"]
+    assert later_neighbours(lender, found, 0.6) == []
 
 
 def vec(*xs: float) -> np.ndarray:

@@ -18,7 +18,7 @@ from ..records import Memory, QueryAnalysis, UpcomingMemory
 from ..retrieval import key_terms
 from ..retrieval import relevance as rel
 from ..retrieval import stages as st
-from ..retrieval.echo import later_words
+from ..retrieval.echo import later_neighbours, later_words
 from .candidates import nearest_among
 from .topics import topic_hints, topic_search
 
@@ -86,7 +86,8 @@ def later_word_pool(engine: Engine, lender: Memory, query: Vector, pool: st.Pool
     full-text matches of its own key terms (the user's label left out).  A term
     found in more memories than that is left out too: it cannot single out a
     later word among so many, and ranking all who hold it is what costs (a
-    name or "lives" in a store of 10,000 memories)."""
+    name or "lives" in a store of 10,000 memories).  Then (:func:`later_neighbours`)
+    among the ``newer_first_echo_neighbours`` nearest to its own vector."""
     cfg = engine.config
     label = cfg.user_label.lower()
     terms = [t for t in key_terms(lender.content, limit=cfg.max_query_terms) if t.lower() != label]
@@ -96,6 +97,18 @@ def later_word_pool(engine: Engine, lender: Memory, query: Vector, pool: st.Pool
         hits = engine.storage.lexical_search(terms, limit=limit, max_doc_freq=limit)
         ids = [i for i, _ in hits if i != lender.id and i in engine.index]
         found = later_words(lender, engine.fetch_cached(ids), cfg.user_label)
+    if cfg.newer_first_echo_neighbours > 0 and lender.embedding is not None:
+        have = {lender.id, *(m.id for m in found)}
+        near = [
+            h
+            for h in engine.index.search(lender.embedding, cfg.newer_first_echo_neighbours)
+            if h.id not in have
+        ]
+        cosine = {h.id: h.similarity for h in near}
+        fetched = engine.fetch_cached(list(cosine))
+        found += later_neighbours(
+            lender, [(m, cosine[m.id]) for m in fetched], cfg.newer_first_echo_told_similarity
+        )
     ids = [m.id for m in found]
     return dataclasses.replace(
         pool, memories=found, similarities=dict(zip(ids, engine.index.similarities(query, ids), strict=True))

@@ -120,7 +120,8 @@ class _Recall:
     follows: list[tuple[str, str]] = field(default_factory=list)
     #: Memories carried in with the message of a change (:mod:`lokulmem.retrieval.carry`).
     carried: frozenset[str] = frozenset()
-    #: Later words on the best result found by its own words (``newer_first_echo_search``).
+    #: Later words on the best result found by its own words or vector
+    #: (``newer_first_echo_search``, ``newer_first_echo_neighbours``).
     later_words: int = 0
     links: Links = field(default_factory=dict)
     pushed: list[UpcomingMemory] = field(default_factory=list)
@@ -220,11 +221,12 @@ class _Recall:
         self, ranked: list[st.Scored]
     ) -> tuple[list[st.Scored], frozenset[str], frozenset[str]]:
         """``ranked`` with the later words on its best current result that it lacks
-        scored after it (``newer_first_echo_search``; for a question about now whose
-        best current result is relevant); the ids of all later words found, and of
-        those added."""
+        scored after it (``newer_first_echo_search``, ``newer_first_echo_neighbours``;
+        for a question about now whose best current result is relevant); the ids
+        of all later words found, and of those added."""
         cfg, none = self.engine.config, frozenset[str]()
-        if not (cfg.newer_first_echo_search and cfg.newer_first_echo_similarity and self.parsed.asks_now):
+        search = cfg.newer_first_echo_search or cfg.newer_first_echo_neighbours
+        if not (search and cfg.newer_first_echo_similarity and self.parsed.asks_now):
             return ranked, none, none
         lender = next((s.memory for s in ranked[: cfg.newer_first_window] if not st.replaced(s.memory)), None)
         if lender is None or lender.id not in self.relevant:

@@ -621,6 +621,15 @@ class Config:
     #: that do not move are dropped.  0: off; :mod:`lokulmem.retrieval.echo`; no
     #: PRD figure, docs/tuning.md entry 89.
     newer_first_echo_search: int = count(50)
+    #: See ``newer_first_echo_search``: the best current result's own vector is
+    #: searched too, and of its this many nearest memories those learned after it
+    #: in another conversation, not replaced, whose cosine with it reaches
+    #: ``newer_first_echo_told_similarity`` and whose words tell a change
+    #: (``extraction.lexicon.tells_change``) are read the same way: the later word
+    #: that shares no word with the old fact ("User left the council … and joined
+    #: a housing charity." after "User is employed by the council.").  0: off;
+    #: no PRD figure, docs/tuning.md entry 96.
+    newer_first_echo_neighbours: int = count(20)
     #: A newer memory that stands where an older fact stands (it inherits its
     #: standing, or replaced it) and says in that fact's words that its value
     #: ended (``extraction.lexicon.ENDED_MARKERS``) brings the other memories of its

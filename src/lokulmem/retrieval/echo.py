@@ -15,7 +15,9 @@ candidate of the question at all ("User let the PureGym membership lapse and
 joined the climbing wall instead." for "Which gym do I go to?").  Recall then
 searches the best current result's own words full-text
 (``newer_first_echo_search``) and offers :func:`later_words` of what it finds
-to the same tests (entry 89).
+to the same tests (entry 89), and the nearest memories to its own vector
+(``newer_first_echo_neighbours``): :func:`later_neighbours` finds the change
+that shares no word with the old fact (entry 96).
 """
 
 from __future__ import annotations
@@ -213,6 +215,26 @@ def share_a_content_word(older: Scored, newer: Scored, label: str) -> bool:
     """Whether the two memories' own words share a content word (crude stems, the
     user's label left out; their messages left out, unlike :func:`_share_a_word`)."""
     return not topic_stems(older.memory.content, label).isdisjoint(topic_stems(newer.memory.content, label))
+
+
+def later_neighbours(lender: Memory, found: Sequence[tuple[Memory, float]], bar: float) -> list[Memory]:
+    """Those of ``found`` (``lender``'s nearest memories by vector, with their cosine
+    with it) that may be a later word on ``lender``: learned after it in another
+    conversation, not replaced themselves, at least ``bar`` alike and saying
+    that something changed (:func:`lokulmem.extraction.lexicon.tells_change`);
+    the full-text search (:func:`later_words`) misses a change that shares no
+    word with the old fact.  Whether one echoes is still :func:`echoes`' to say."""
+    session = lender.source_session
+    return [
+        m
+        for m, cosine in found
+        if m.id != lender.id
+        and cosine >= bar
+        and m.created_at > lender.created_at
+        and not (session and m.source_session == session)
+        and not replaced(m)
+        and tells_change(m.content)
+    ]
 
 
 def later_words(lender: Memory, found: Sequence[Memory], label: str) -> list[Memory]:
