@@ -75,13 +75,18 @@ def test_knowledge_update_on_the_team_set(capsys: pytest.CaptureFixture[str]) ->
     assert 1 not in f["misses"]
 
 
-def test_knowledge_update_in_a_crowd(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Two of the written conversations (the full crowd takes ~15 s to learn).
+@pytest.fixture
+def small_crowd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two of the written conversations as the crowd (the full crowd takes ~15 s to learn)."""
     crowd = tmp_path / "crowd.jsonl"
     crowd.write_text("\n".join(knowledge_update.CROWD.read_text().splitlines()[:2]) + "\n")
     monkeypatch.setattr(knowledge_update, "CROWD", crowd)
+    return crowd
+
+
+def test_knowledge_update_in_a_crowd(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, small_crowd: Path
+) -> None:
     path, end_ms = knowledge_update.build_crowd(tmp_path, {})
     with LokulMem(path=path, embedder=model()) as mem:
         assert mem.manage().stats().total >= 30  # the crowd is in the store
@@ -92,15 +97,12 @@ def test_knowledge_update_in_a_crowd(
 
 
 def test_knowledge_update_in_a_crowd_with_later_words(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], small_crowd: Path
 ) -> None:
-    crowd = tmp_path / "crowd.jsonl"
-    crowd.write_text("\n".join(knowledge_update.CROWD.read_text().splitlines()[:2]) + "\n")
-    monkeypatch.setattr(knowledge_update, "CROWD", crowd)
     later = knowledge_update.later_turns(2)
     # The last two messages of each of the two people, held back from the crowd.
     assert len(later) == 4 and len({s for s, _ in later}) == 4
-    people = [json.loads(line) for line in crowd.read_text().splitlines()]
+    people = [json.loads(line) for line in small_crowd.read_text().splitlines()]
     assert {t for _, t in later} == {t for p in people for t in p["turns"][-2:]}
     knowledge_update.main(["--limit", "2", "--crowd", "--later"])
     f = _last_json(capsys)

@@ -523,43 +523,50 @@ def test_a_told_change_in_other_words_is_injected_first_when_nothing_else_is_nea
         mem.close()
 
 
-def test_a_later_word_that_shares_no_word_is_found_by_the_best_results_vector(
-    make_mem: Callable[..., LokulMem], clock: ManualClock
-) -> None:
-    """The change shares no word with the old fact (the full-text search is off
-    here, and would not find it), and the vector pool of the question holds one
-    memory: the nearest memories to the best result's own vector find it
-    (``newer_first_echo_neighbours``), it tells a change ("these days") and echoes
-    the old fact; off, the old fact is injected alone."""
-    for neighbours in (20, 0):
-        mem = make_mem(newer_first_echo_search=0, newer_first_echo_neighbours=neighbours, candidate_pool=1)
-        mem.learn("I'm saving up for a new bike.", session_id="x")
-        fact = "My dentist is Dr Patel in town."
-        change = "These days I go to a new dental practice near the office."
-        got, stages = _injected_after(mem, clock, fact, change, "Who is my dentist?")
-        assert got[-1] == "User's dentist is Dr Patel in town."
-        assert (len(got) == 2 and "dental practice" in got[0]) if neighbours else len(got) == 1
-        ranking = {s.name: s for s in stages}["ranking"]
-        assert ranking.counts["later_words"] == (1 if neighbours else 0)
-        mem.close()
+# (option on, fact, its stored form, change, question, the change's own words).  Words: the gym
+# change shares "PureGym" with the old fact, and the best result's own words find
+# it (``newer_first_echo_search``).  Vector: the dentist change shares no word
+# with it (the full-text search would not find it), and the nearest memories to
+# the best result's own vector do (``newer_first_echo_neighbours``); it tells a
+# change ("these days").
+LATER_WORD_SEARCHES = {
+    "words": (
+        "newer_first_echo_search",
+        "My gym is the PureGym on the high street.",
+        "User's gym is the PureGym on the high street.",
+        "I let the PureGym membership lapse and joined the climbing wall instead.",
+        "Which gym do I go to?",
+        "climbing wall",
+    ),
+    "vector": (
+        "newer_first_echo_neighbours",
+        "My dentist is Dr Patel in town.",
+        "User's dentist is Dr Patel in town.",
+        "These days I go to a new dental practice near the office.",
+        "Who is my dentist?",
+        "dental practice",
+    ),
+}
 
 
-def test_a_later_word_that_is_no_candidate_is_found_by_the_best_results_words(
-    make_mem: Callable[..., LokulMem], clock: ManualClock
+@pytest.mark.parametrize("how", sorted(LATER_WORD_SEARCHES))
+def test_a_later_word_that_is_no_candidate_is_found_by_the_best_result(
+    make_mem: Callable[..., LokulMem], clock: ManualClock, how: str
 ) -> None:
     """In a store of many memories on the topic the later word may be no candidate
-    of the question (here the vector pool holds one memory, and "Which gym do I go
-    to?" names no word of the change): the best result's own words find it
-    ("PureGym"), and it echoes it (``newer_first_echo_search``; off, the old fact
-    is injected alone)."""
-    for search in (50, 0):
-        mem = make_mem(newer_first_echo_search=search, newer_first_echo_neighbours=0, candidate_pool=1)
+    of the question (here the vector pool holds one memory, and the question
+    names no word of the change): one search from the best result finds it, and
+    it echoes it; with that search off (the other always off), the old fact is
+    injected alone."""
+    option, fact, stored, change, question, said = LATER_WORD_SEARCHES[how]
+    off = {"newer_first_echo_search": 0, "newer_first_echo_neighbours": 0}
+    for on in (True, False):
+        options = {**off, option: 20} if on else off
+        mem = make_mem(candidate_pool=1, **options)
         mem.learn("I'm saving up for a new bike.", session_id="x")
-        fact = "My gym is the PureGym on the high street."
-        change = "I let the PureGym membership lapse and joined the climbing wall instead."
-        got, stages = _injected_after(mem, clock, fact, change, "Which gym do I go to?")
-        assert got[-1] == "User's gym is the PureGym on the high street."
-        assert (len(got) == 2 and "climbing wall" in got[0]) if search else len(got) == 1
+        got, stages = _injected_after(mem, clock, fact, change, question)
+        assert got[-1] == stored
+        assert (len(got) == 2 and said in got[0]) if on else len(got) == 1
         ranking = {s.name: s for s in stages}["ranking"]
-        assert ranking.counts["later_words"] == (1 if search else 0)
+        assert ranking.counts["later_words"] == (1 if on else 0)
         mem.close()
