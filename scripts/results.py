@@ -146,6 +146,18 @@ COMMANDS: dict[str, list[str]] = {
         "eval/data/knowledge_update_sixteenth.jsonl",
         "--crowd",
     ],
+    "knowledge_update_seventeenth": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_seventeenth.jsonl",
+    ],
+    "knowledge_update_seventeenth_crowd": [
+        "-m",
+        "eval.knowledge_update",
+        "eval/data/knowledge_update_seventeenth.jsonl",
+        "--crowd",
+    ],
+    "knowledge_update_crowd_later": ["-m", "eval.knowledge_update", "--crowd", "--later"],
     "contradiction_team": ["-m", "eval.contradiction", "--team", "eval/data/contradiction_cases.jsonl"],
     # Needs the bench-only packages (pip install chromadb mem0ai) in this interpreter.
     "side_by_side": ["bench/side_by_side.py", "--n", "10000", "--runs", "50"],
