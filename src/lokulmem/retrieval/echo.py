@@ -224,17 +224,7 @@ def later_neighbours(lender: Memory, found: Sequence[tuple[Memory, float]], bar:
     that something changed (:func:`lokulmem.extraction.lexicon.tells_change`);
     the full-text search (:func:`later_words`) misses a change that shares no
     word with the old fact.  Whether one echoes is still :func:`echoes`' to say."""
-    session = lender.source_session
-    return [
-        m
-        for m, cosine in found
-        if m.id != lender.id
-        and cosine >= bar
-        and m.created_at > lender.created_at
-        and not (session and m.source_session == session)
-        and not replaced(m)
-        and tells_change(m.content)
-    ]
+    return [m for m, cosine in found if cosine >= bar and _later(lender, m) and tells_change(m.content)]
 
 
 def later_words(lender: Memory, found: Sequence[Memory], label: str) -> list[Memory]:
@@ -247,14 +237,22 @@ def later_words(lender: Memory, found: Sequence[Memory], label: str) -> list[Mem
     default path injected a less relevant memory first for some questions).
     Whether one echoes is still :func:`echoes`' to say."""
     mine = topic_stems(lender.content, label)
-    session = lender.source_session
     return [
         m
         for m in found
-        if m.id != lender.id
-        and m.created_at > lender.created_at
-        and not (session and m.source_session == session)
-        and not replaced(m)
+        if _later(lender, m)
         and tells_replacement(m.content)
         and not mine.isdisjoint(topic_stems(m.content, label))
     ]
+
+
+def _later(lender: Memory, m: Memory) -> bool:
+    """Whether ``m`` may follow ``lender`` as its later word at all: another memory,
+    learned after it in another conversation, not replaced itself."""
+    session = lender.source_session
+    return (
+        m.id != lender.id
+        and m.created_at > lender.created_at
+        and not (session and m.source_session == session)
+        and not replaced(m)
+    )
